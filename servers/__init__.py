@@ -1,0 +1,1 @@
+"""Reference MCP servers and the host-side tools that measure their surfaces."""

@@ -1,0 +1,3 @@
+from servers.basics.server import main
+
+main()

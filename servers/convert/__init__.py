@@ -1,0 +1,1 @@
+"""The convert server: exact unit conversion. Run it with `python -m servers.convert`."""

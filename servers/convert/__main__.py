@@ -1,0 +1,3 @@
+from servers.convert.server import main
+
+main()
