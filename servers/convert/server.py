@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from difflib import get_close_matches
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Any
 
 import pint
 from pydantic import BaseModel, Field
@@ -67,7 +67,9 @@ def convert_units(
     # Binary conversion factors leave noise (98.6 degF -> 37.00000000000006 degC); 12 significant
     # digits is beyond any measurement's precision and keeps exact results such as 19.312128 intact.
     result = float(f"{converted:.12g}")
-    return Reply(f"{value:.12g} {from_unit} = {result:.12g} {to_unit}", Conversion(value=result, unit=to_unit))
+    return Reply(
+        f"{value:.12g} {from_unit} = {result:.12g} {to_unit}", Conversion(value=result, unit=to_unit)
+    )
 
 
 # --- plumbing -----------------------------------------------------------------------------------
@@ -92,7 +94,7 @@ DIMENSIONS = {
 
 
 @cache
-def registry() -> pint.UnitRegistry:
+def registry() -> pint.UnitRegistry[Any]:
     # Built on the first call, not at import: it takes ~0.1 s that server start-up should not pay.
     return pint.UnitRegistry()
 
@@ -107,7 +109,9 @@ def parse_unit(text: str, argument: str) -> pint.Unit:
         except Exception:  # pint raises a zoo of types on garbage (tokenize, ZeroDivision, ...)
             continue
     close = get_close_matches(text.strip(), [*dir(ureg), *ALIASES], n=3, cutoff=0.6)
-    suggestion = f"Did you mean {', '.join(close)}?" if close else "Try a symbol or name such as km, lb, degC."
+    suggestion = (
+        f"Did you mean {', '.join(close)}?" if close else "Try a symbol or name such as km, lb, degC."
+    )
     raise ToolFailure(f"{argument} {text[:40]!r} is not a unit I know.", suggestion)
 
 
