@@ -1,0 +1,76 @@
+"""A stdio server's stdout belongs to JSON-RPC: one stray print and the host drops the connection."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CALLS = {
+    "servers.convert": [
+        ("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
+        ("convert_units", {}),
+    ],
+    "servers.basics": [("math_add_numbers", {"numbers": [1, 2]}), ("math_add_numbers", {"numbers": "x"})],
+}
+
+
+def session(calls: list[tuple[str, dict[str, object]]]) -> str:
+    messages: list[dict[str, object]] = [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+    ]
+    for number, (name, arguments) in enumerate(calls, start=2):
+        messages.append(
+            {
+                "jsonrpc": "2.0",
+                "id": number,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": arguments},
+            }
+        )
+    return "".join(json.dumps(message) + "\n" for message in messages)
+
+
+def converse(command: list[str], calls: list[tuple[str, dict[str, object]]]) -> tuple[list[str], int]:
+    """Send a session, read one line per request, then close stdin: what else reaches stdout?"""
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    ) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write(session(calls))
+        process.stdin.flush()
+        lines = [process.stdout.readline() for _ in range(len(calls) + 2)]
+        process.stdin.close()
+        lines += process.stdout.readlines()
+        return lines, process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("module", sorted(CALLS))
+def test_every_stdout_line_is_a_jsonrpc_message(module: str) -> None:
+    calls = CALLS[module]
+    lines, exit_code = converse([sys.executable, "-m", module], calls)
+    answers = [json.loads(line) for line in lines]
+    assert all(answer["jsonrpc"] == "2.0" for answer in answers)
+    assert sorted(answer["id"] for answer in answers) == list(range(len(calls) + 2))
+    assert exit_code == 0
+
+
+@pytest.mark.parametrize("script", ["mcp-convert", "mcp-basics"])
+def test_console_scripts_start_the_servers(script: str) -> None:
+    lines, _ = converse([str(Path(sys.executable).parent / script)], [])
+    assert [json.loads(line)["id"] for line in lines] == [0, 1]
