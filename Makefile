@@ -19,10 +19,12 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+# Tests are type-checked too, without demanding annotations on every test function.
 lint: $(STAMP)
 	$(PY) -m ruff check servers tests
 	$(PY) -m ruff format --check servers tests
 	$(PY) -m mypy servers
+	$(PY) -m mypy --strict --allow-untyped-defs --allow-incomplete-defs tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-CALLS = {
+CALLS: dict[str, list[tuple[str, dict[str, object]]]] = {
     "servers.convert": [
         ("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
         ("convert_units", {}),
