@@ -14,6 +14,8 @@ CALLS: dict[str, list[tuple[str, dict[str, object]]]] = {
         ("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
         ("convert_units", {}),
     ],
+    # Only arguments the tool refuses before any network use, so this stays offline.
+    "servers.weather": [("weather_get_forecast", {"city": "Oslo", "days": 9})],
     "servers.basics": [("math_add_numbers", {"numbers": [1, 2]}), ("math_add_numbers", {"numbers": "x"})],
 }
 
@@ -70,7 +72,7 @@ def test_every_stdout_line_is_a_jsonrpc_message(module: str) -> None:
     assert exit_code == 0
 
 
-@pytest.mark.parametrize("script", ["mcp-convert", "mcp-basics"])
+@pytest.mark.parametrize("script", ["mcp-convert", "mcp-basics", "mcp-weather"])
 def test_console_scripts_start_the_servers(script: str) -> None:
     lines, _ = converse([str(Path(sys.executable).parent / script)], [])
     assert [json.loads(line)["id"] for line in lines] == [0, 1]

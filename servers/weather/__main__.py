@@ -1,0 +1,3 @@
+from servers.weather.server import main
+
+main()

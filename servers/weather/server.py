@@ -1,0 +1,247 @@
+"""A daily forecast on Open-Meteo: one tool, `weather_get_forecast`.
+
+A template for a tool that calls a web API. The model passes a place name as a person would say it;
+the tool resolves it (asking back when the name is ambiguous), fetches the forecast within a
+deadline, and answers in one line per day. Everything that talks to the service is in
+`openmeteo.py`, the choice among places of one name in `places.py`. To make your own: rename the
+server and its namespace, rewrite the tool's docstring and parameter descriptions, and take
+`servers/surface.py` along.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Any
+
+import anyio
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, Field
+
+from servers.surface import REMOTE_READ_ONLY, Reply, ToolFailure, ToolServer, preview, serve
+from servers.weather import openmeteo
+from servers.weather.openmeteo import DailySeries, ForecastResponse, OpenMeteo, Units, open_meteo
+from servers.weather.places import Choice, choose, split_query
+
+mcp = ToolServer(
+    "weather",
+    namespaces=["weather"],
+    instructions="Daily weather forecasts for named places, up to 7 days, from Open-Meteo.",
+    lifespan=open_meteo,
+)
+
+
+class Place(BaseModel):
+    name: str
+    region: str | None = Field(description="State, province or similar.")
+    country: str | None
+    latitude: float
+    longitude: float
+
+
+class Day(BaseModel):
+    date: datetime.date = Field(description="Local date at the place.")
+    conditions: str | None = Field(description="Weather in words; null when unknown.")
+    temperature_min: float | None
+    temperature_max: float | None
+    precipitation: float | None = Field(description="Total for the day.")
+    precipitation_probability: float | None = Field(description="Highest chance during the day, percent.")
+    wind_speed_max: float | None
+
+
+class DailyUnits(BaseModel):
+    temperature: str
+    precipitation: str
+    wind_speed: str
+
+
+class Forecast(BaseModel):
+    place: Place
+    note: str | None = Field(description="Which place was used when others matched, or missing days.")
+    units: DailyUnits
+    days: list[Day]
+
+
+@mcp.tool(
+    title="Weather forecast",
+    annotations=REMOTE_READ_ONLY,
+    hints={
+        "days": "The forecast reaches 7 days at most; ask for 7 for the longest outlook.",
+        "city": 'Pass just the place name, optionally with region and country, e.g. "Paris, Texas".',
+    },
+)
+async def weather_get_forecast(
+    city: Annotated[
+        str,
+        Field(
+            min_length=2,
+            max_length=100,
+            description='Place name, optionally with region and/or country: "Paris", "Paris, Texas", '
+            '"Springfield, Illinois, US".',
+        ),
+    ],
+    days: Annotated[int, Field(ge=1, le=7, description="Days from today: 1 for today only, 7 for a week.")],
+    units: Annotated[Units, Field(description="metric: °C, mm, km/h. imperial: °F, inch, mph.")] = "metric",
+    *,
+    ctx: Context[OpenMeteo, Any],
+) -> Reply[Forecast]:
+    """Daily weather forecast for a place, today and up to 6 days ahead: conditions, min/max
+    temperature, precipitation amount and chance, and maximum wind, by local date.
+    Use it when the user asks about weather, rain, snow, temperature or wind somewhere this week.
+    Do not use it for past weather, hourly detail or beyond 7 days: it has none of them.
+    An ambiguous name gets back the exact city strings to choose from.
+    Returns the place used, then one line per day,
+    e.g. "Tue 2026-08-11: rain showers; 24 to 33 °C; precipitation 4 mm, 60% chance; wind up to 18 km/h"."""
+    name, _ = split_query(city)
+    if len(name) < 2:
+        raise ToolFailure(
+            f"city must start with a place name of at least 2 letters before any comma; got {preview(city)}.",
+            'Call again with a name such as "Paris" or "Paris, Texas".',
+        )
+    service = ctx.request_context.lifespan_context
+    deadline = anyio.current_time() + openmeteo.CALL_DEADLINE_SECONDS
+    # One cache entry per name however it is written; the qualifiers are matched locally.
+    places = await service.search(" ".join(name.casefold().split()), deadline=deadline)
+    choice = choose(city, places)
+    response = await service.forecast(choice.place.latitude, choice.place.longitude, units, deadline=deadline)
+    forecast = build_forecast(choice, response, days, units)
+    return Reply(render(forecast), forecast)
+
+
+# --- plumbing -----------------------------------------------------------------------------------
+
+# Labels for a unit when the response does not state it, and Open-Meteo's spellings made plain.
+DEFAULT_UNITS = {
+    "metric": DailyUnits(temperature="°C", precipitation="mm", wind_speed="km/h"),
+    "imperial": DailyUnits(temperature="°F", precipitation="inch", wind_speed="mph"),
+}
+UNIT_SPELLINGS = {"mp/h": "mph"}
+
+# WMO weather interpretation codes as Open-Meteo documents them; any other code reads as unknown.
+CONDITIONS = {
+    0: "clear sky",
+    1: "mainly clear",
+    2: "partly cloudy",
+    3: "overcast",
+    45: "fog",
+    48: "rime fog",
+    51: "light drizzle",
+    53: "drizzle",
+    55: "dense drizzle",
+    56: "light freezing drizzle",
+    57: "freezing drizzle",
+    61: "slight rain",
+    63: "rain",
+    65: "heavy rain",
+    66: "light freezing rain",
+    67: "freezing rain",
+    71: "slight snow",
+    73: "snow",
+    75: "heavy snow",
+    77: "snow grains",
+    80: "slight rain showers",
+    81: "rain showers",
+    82: "violent rain showers",
+    85: "snow showers",
+    86: "heavy snow showers",
+    95: "thunderstorm",
+    96: "thunderstorm with hail",
+    99: "thunderstorm with heavy hail",
+}
+
+
+def build_forecast(choice: Choice, response: ForecastResponse, days: int, units: Units) -> Forecast:
+    daily = response.daily
+    shown = [day_at(daily, index) for index in range(min(days, len(daily.time)))]
+    notes = [choice.note] if choice.note else []
+    if len(shown) < days:
+        notes.append(f"Open-Meteo has only {len(shown)} of the {days} days asked for here.")
+    place = choice.place
+    return Forecast(
+        place=Place(
+            name=place.name,
+            region=place.admin1,
+            country=place.country,
+            latitude=place.latitude,
+            longitude=place.longitude,
+        ),
+        note=" ".join(notes) or None,
+        units=stated_units(response.daily_units, DEFAULT_UNITS[units]),
+        days=shown,
+    )
+
+
+def day_at(daily: DailySeries, index: int) -> Day:
+    def value(series: list[Any]) -> Any:
+        return series[index] if index < len(series) else None
+
+    code = value(daily.weather_code)
+    return Day(
+        date=daily.time[index],
+        conditions=None if code is None else CONDITIONS.get(code),
+        temperature_min=value(daily.temperature_2m_min),
+        temperature_max=value(daily.temperature_2m_max),
+        precipitation=value(daily.precipitation_sum),
+        precipitation_probability=value(daily.precipitation_probability_max),
+        wind_speed_max=value(daily.wind_speed_10m_max),
+    )
+
+
+def stated_units(stated: dict[str, str], default: DailyUnits) -> DailyUnits:
+    def unit(variable: str, fallback: str) -> str:
+        text = stated.get(variable) or fallback
+        return UNIT_SPELLINGS.get(text, text)
+
+    return DailyUnits(
+        temperature=unit("temperature_2m_max", default.temperature),
+        precipitation=unit("precipitation_sum", default.precipitation),
+        wind_speed=unit("wind_speed_10m_max", default.wind_speed),
+    )
+
+
+def render(forecast: Forecast) -> str:
+    """The place, any note, then one line per day; every missing figure says "unknown"."""
+    place = forecast.place
+    where = ", ".join(part for part in (place.name, place.region, place.country) if part)
+    lines = [f"Forecast for {where}, by local date:"]
+    if forecast.note:
+        lines.append(forecast.note)
+    lines += [render_day(day, forecast.units) for day in forecast.days]
+    return "\n".join(lines)
+
+
+def render_day(day: Day, units: DailyUnits) -> str:
+    if day.temperature_min is None and day.temperature_max is None:
+        temperature = "temperature unknown"
+    else:
+        temperature = f"{number(day.temperature_min)} to {number(day.temperature_max)} {units.temperature}"
+    if day.precipitation is None and day.precipitation_probability is None:
+        precipitation = "precipitation unknown"
+    else:
+        amount = (
+            "amount unknown" if day.precipitation is None else f"{day.precipitation:g} {units.precipitation}"
+        )
+        chance = (
+            "chance unknown"
+            if day.precipitation_probability is None
+            else f"{day.precipitation_probability:.0f}% chance"
+        )
+        precipitation = f"precipitation {amount}, {chance}"
+    wind = (
+        "wind unknown"
+        if day.wind_speed_max is None
+        else f"wind up to {day.wind_speed_max:g} {units.wind_speed}"
+    )
+    conditions = day.conditions or "conditions unknown"
+    return f"{day.date:%a %Y-%m-%d}: {conditions}; {temperature}; {precipitation}; {wind}"
+
+
+def number(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:g}"
+
+
+def main() -> None:
+    serve(mcp)
+
+
+if __name__ == "__main__":
+    main()
