@@ -1,0 +1,3 @@
+from servers.audit.cli import main
+
+main()
