@@ -1,0 +1,3 @@
+from servers.new.generator import main
+
+main()
