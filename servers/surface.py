@@ -37,6 +37,8 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotatio
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import ErrorDetails
 
+from servers.transport import parse_arguments, run_http, run_stdio
+
 logger = logging.getLogger(__name__)
 
 # Names every real client accepts: Claude Desktop and OpenAI both reject dots and names over 64.
@@ -45,6 +47,7 @@ MAX_NAME_LENGTH = 64
 DEFAULT_MAX_RESULT_CHARS = 4000
 MAX_RESULT_CHARS_ENV = "MCP_MAX_RESULT_CHARS"
 RECEIVED_PREVIEW_CHARS = 24
+ERROR_LINES_BUDGET = 500  # characters of problem lines; an error stays short whatever arrives
 
 # The annotation sets our tools use. The spec's defaults are destructive and open-world, so we always
 # say all four out loud.
@@ -211,15 +214,28 @@ def describe_errors(
         path = path or "arguments"
         argument = str(error["loc"][0]) if error["loc"] else path
         if error["type"] == "missing":
-            lines.setdefault(path, f"{path} is required: {describe_allowed(node)}. Call again with {path} set.")
+            lines.setdefault(
+                path, f"{path} is required: {describe_allowed(node)}. Call again with {path} set."
+            )
             continue
         received = error["input"]
         if isinstance(received, str) and node.get("type") in ("integer", "number", "boolean"):
             next_step = f"Send {path} as a bare JSON value, without quotes."
+        elif error["type"].endswith("_type"):  # a wrong kind of value: a hint about limits would not help
+            next_step = f"Call again with {path} corrected."
         else:
             next_step = hints.get(argument, f"Call again with {path} corrected.")
-        lines.setdefault(path, f"{path} must be {describe_allowed(node)}; got {preview(received)}. {next_step}")
-    return "\n".join(lines.values())
+        lines.setdefault(
+            path, f"{path} must be {describe_allowed(node)}; got {preview(received)}. {next_step}"
+        )
+    # A flood of bad arguments must not flood the context: the first few show what to fix.
+    shown: list[str] = []
+    for line in lines.values():
+        if shown and len("\n".join([*shown, line])) > ERROR_LINES_BUDGET:
+            shown.append(f"{len(lines) - len(shown)} more problems not shown; fix these and call again.")
+            break
+        shown.append(line)
+    return "\n".join(shown)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -246,7 +262,9 @@ class StrictTool(Tool):
         self, arguments: dict[str, Any], context: Context[Any, Any], convert_result: bool = False
     ) -> CallToolResult:
         try:
-            validated = self.arguments_model.model_validate(arguments)
+            validated = self.arguments_model.model_validate(
+                whole_numbers_as_integers(self.parameters, arguments)
+            )
         except ValidationError as exc:
             logger.info("%s rejected arguments: %s", self.name, sorted({str(e["loc"]) for e in exc.errors()}))
             return failure(describe_errors(self.name, self.parameters, exc.errors(), self.hints))
@@ -269,11 +287,15 @@ class StrictTool(Tool):
     def _shape(self, answer: Any) -> CallToolResult:
         limit = self.max_chars or max_result_chars()
         if self.output_model is None:
-            return CallToolResult(content=[TextContent(type="text", text=bound_text(answer, limit, self.narrow_hint))])
+            return CallToolResult(
+                content=[TextContent(type="text", text=bound_text(answer, limit, self.narrow_hint))]
+            )
         data = answer.data.model_dump(mode="json", by_alias=True)
         if len(json.dumps(data)) > limit:
             # Structured content cannot be cut and stay valid against the outputSchema, so refuse instead.
-            return failure(f"The result is larger than the {limit}-character limit. To get it, {self.narrow_hint}.")
+            return failure(
+                f"The result is larger than the {limit}-character limit. To get it, {self.narrow_hint}."
+            )
         return CallToolResult(
             content=[TextContent(type="text", text=bound_text(answer.text, limit, self.narrow_hint))],
             structured_content=data,
@@ -288,6 +310,19 @@ def unwrap(docstring: str) -> str:
         joiner = "\n" if text.endswith((".", "!", "?", ':"', '."', ".)")) else " "
         text = f"{text}{joiner}{line.strip()}" if text else line.strip()
     return text
+
+
+def whole_numbers_as_integers(schema: Mapping[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """JSON Schema counts 3.0 as an integer and strict validation would not, so 3.0 becomes 3 first."""
+    properties = schema.get("properties", {})
+    return {
+        name: int(value)
+        if isinstance(value, float)
+        and value.is_integer()
+        and properties.get(name, {}).get("type") == "integer"
+        else value
+        for name, value in arguments.items()
+    }
 
 
 def failure(text: str) -> CallToolResult:
@@ -415,7 +450,9 @@ class ToolServer(MCPServer[Any]):
         if len(name) > MAX_NAME_LENGTH or not TOOL_NAME.match(name):
             raise ValueError(f"tool name {name!r} must be snake_case, at most {MAX_NAME_LENGTH} characters")
         if name.split("_", 1)[0] not in self.namespaces:
-            raise ValueError(f"tool name {name!r} must start with a namespace of {self.name}: {self.namespaces}")
+            raise ValueError(
+                f"tool name {name!r} must start with a namespace of {self.name}: {self.namespaces}"
+            )
         if not description:
             raise ValueError(f"{name}: a tool needs a description (what, when, when not, arguments, result)")
         if not title:
@@ -431,5 +468,13 @@ class ToolServer(MCPServer[Any]):
 
 
 def serve(server: MCPServer[Any]) -> None:
-    """Run `server` over stdio. The SDK logs to stderr: stdout carries nothing but JSON-RPC."""
-    server.run("stdio")
+    """Run `server` as its command line asks: stdio by default, Streamable HTTP with `--transport http`.
+
+    servers/transport.py holds the options and both transports; take it along with this file. Over
+    stdio the SDK logs to stderr, so stdout carries nothing but JSON-RPC.
+    """
+    arguments = parse_arguments(server)
+    if arguments.transport == "http":
+        run_http(server, host=arguments.host, port=arguments.port, stateless=arguments.stateless)
+    else:
+        run_stdio(server)

@@ -11,7 +11,7 @@ from mcp_types import CallToolResult
 # What must never reach a model: internals it cannot act on, and noise that costs tokens.
 FORBIDDEN = re.compile(
     r"Traceback|pydantic|validation error|errors\.pydantic|input_value|input_type|Error executing tool"
-    r"|https?://|\.py\b|Exception|Error:|pint|httpx|\bNone\b",
+    r"|https?://|\.py\b|Exception|Error:|\bpint\.|httpx|\bNone\b",
 )
 MAX_ERROR_CHARS = 600
 

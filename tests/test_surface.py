@@ -109,7 +109,10 @@ async def test_unknown_argument_is_rejected_with_a_guess(server: ToolServer) -> 
     ("arguments", "expected"),
     [
         ({"word": "hi", "times": "2"}, 'times must be an integer from 1 to 5; got "2". Send times as a bare'),
-        ({"word": "hi", "times": True}, "times must be an integer from 1 to 5; got true. Ask for 5 at most."),
+        (
+            {"word": "hi", "times": True},
+            "times must be an integer from 1 to 5; got true. Call again with times",
+        ),
         ({"word": "hi", "times": 1.5}, "times must be an integer from 1 to 5; got 1.5."),
         ({"word": 7}, "word must be a text of 1 to 20 characters; got 7."),
         ({"word": "hi", "style": "LOUD"}, 'style must be one of "plain", "loud"; got "LOUD".'),
@@ -120,6 +123,12 @@ async def test_wrong_json_type_is_rejected_not_coerced(
     server: ToolServer, arguments: dict[str, object], expected: str
 ) -> None:
     assert error_text(await call(server, "demo_repeat", arguments)).startswith(expected)
+
+
+async def test_a_whole_number_written_as_a_float_is_an_integer(server: ToolServer) -> None:
+    # JSON Schema's "integer" admits 3.0, so refusing it would break the published contract.
+    result = await call(server, "demo_repeat", {"word": "hi", "times": 3.0})
+    assert result.content[0].text == "hi hi hi"
 
 
 async def test_out_of_range_names_the_bounds_and_uses_the_tool_hint(server: ToolServer) -> None:

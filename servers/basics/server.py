@@ -7,7 +7,10 @@ right: `system_` for facts about this machine, `math_` for exact arithmetic.
 nine sequential ones, and every sequential call costs the model another full round trip.
 
 To make your own server from this one: rename the namespaces, rewrite each docstring (it is the
-description the model reads) and each parameter description, and take `servers/surface.py` along.
+description the model reads) and each parameter description, and update
+tests/test_basics_contract.py and requests.jsonl to match. Take along servers/surface.py (the rules)
+and servers/transport.py (stdio and HTTP). `make new-server NAME=...` starts a fresh server with its
+tests instead (docs/templates.md).
 """
 
 from __future__ import annotations

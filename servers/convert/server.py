@@ -2,7 +2,9 @@
 
 A template for a tool that computes locally. To make your own: rename the server and its namespace,
 rewrite the tool's docstring (it is the description the model reads) and its parameter descriptions,
-and take `servers/surface.py` along, which holds the rules every tool here follows.
+and update tests/test_convert_contract.py and requests.jsonl to match. Take along servers/surface.py
+(the rules every tool here follows) and servers/transport.py (stdio and HTTP). `make new-server
+NAME=...` starts a fresh server with its tests instead (docs/templates.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import pint
 from pydantic import BaseModel, Field
 
 from servers.surface import LOCAL_READ_ONLY, Reply, ToolFailure, ToolServer, serve
+
+MAX_UNIT_CHARS = 40  # the longest unit either argument takes, and so the longest we may suggest
 
 mcp = ToolServer(
     "convert",
@@ -36,12 +40,15 @@ def convert_units(
         str,
         Field(
             min_length=1,
-            max_length=40,
+            max_length=MAX_UNIT_CHARS,
             description="Unit of value, as a symbol or name: mi, km, kg, lb, degF, °C, km/h, mph, cup, fl oz.",
         ),
     ],
     to_unit: Annotated[
-        str, Field(min_length=1, max_length=40, description="Unit to convert to, written like from_unit.")
+        str,
+        Field(
+            min_length=1, max_length=MAX_UNIT_CHARS, description="Unit to convert to, written like from_unit."
+        ),
     ],
 ) -> Reply[Conversion]:
     """Convert a quantity between units of length, mass, volume, area, speed, temperature, time, energy,
@@ -108,11 +115,29 @@ def parse_unit(text: str, argument: str) -> pint.Unit:
             return unit
         except Exception:  # pint raises a zoo of types on garbage (tokenize, ZeroDivision, ...)
             continue
-    close = get_close_matches(text.strip(), [*dir(ureg), *ALIASES], n=3, cutoff=0.6)
+    close = get_close_matches(text.strip(), suggestable_units(), n=3, cutoff=0.6)
     suggestion = (
         f"Did you mean {', '.join(close)}?" if close else "Try a symbol or name such as km, lb, degC."
     )
     raise ToolFailure(f"{argument} {text[:40]!r} is not a unit I know.", suggestion)
+
+
+@cache
+def suggestable_units() -> list[str]:
+    """Names a suggestion may offer: our aliases and every unit pint lists that a caller can send and
+    pint's own parser reads back (it lists R_∞, which it cannot). Not dir(registry): that also holds
+    its methods."""
+    ureg = registry()
+    names = list(ALIASES)
+    for name in ureg:
+        if len(name) > MAX_UNIT_CHARS:
+            continue
+        try:
+            ureg.parse_units(name)
+        except Exception:  # the same zoo as in parse_unit
+            continue
+        names.append(name)
+    return names
 
 
 def dimension(unit: pint.Unit) -> str:

@@ -167,7 +167,11 @@ class OpenMeteo:
                 response = await self.client.get(url, params=params)
             except httpx.TimeoutException:
                 failure, wait = timed_out(), backoff(attempt)
-            except httpx.TransportError as exc:  # refused, unresolvable, reset: no retry helps soon
+            except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError) as exc:
+                # The connection broke mid-exchange, often a stale keep-alive: a fresh one usually works.
+                logger.info("Open-Meteo connection broke off: %r", exc)
+                failure, wait = broke_off(), backoff(attempt)
+            except httpx.TransportError as exc:  # refused or unresolvable: no retry helps soon
                 logger.info("Open-Meteo unreachable: %r", exc)
                 raise unreachable() from exc
             except httpx.DecodingError as exc:  # a body its own Content-Encoding cannot undo
@@ -242,6 +246,14 @@ def timed_out() -> ToolFailure:
 def unreachable() -> ToolFailure:
     return ToolFailure(
         f"Open-Meteo, the weather service behind this tool, could not be reached. {NOT_YOUR_ARGUMENTS}",
+        TRY_LATER,
+    )
+
+
+def broke_off() -> ToolFailure:
+    return ToolFailure(
+        f"The connection to Open-Meteo, the weather service behind this tool, broke off before its "
+        f"answer arrived. {NOT_YOUR_ARGUMENTS}",
         TRY_LATER,
     )
 

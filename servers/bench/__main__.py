@@ -1,0 +1,3 @@
+from servers.bench.run import main
+
+main()
