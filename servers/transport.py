@@ -2,7 +2,8 @@
 
 Every server's `python -m servers.<name>` goes through `parse_arguments`, then `run_stdio` or
 `run_http`. Over stdio, a line that is not a JSON-RPC message gets a JSON-RPC error back instead of
-silence, so a client that sent a malformed request learns why rather than waiting forever.
+silence, so a client that sent a malformed request learns why rather than waiting forever, and a
+client that writes its requests and closes stdin at once still gets every answer.
 HTTP is safe by default: it listens on 127.0.0.1, where the SDK turns on its DNS-rebinding
 protection (a foreign Host gets 421, a foreign Origin 403), and with MCP_BEARER_TOKEN set every
 request must carry that token or gets 401 before anything else runs.
@@ -22,7 +23,15 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    RequestId,
+)
 from pydantic import ValidationError
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -32,6 +41,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 # The hosts for which the SDK switches DNS-rebinding protection on by itself.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# How long requests already read may still run once stdin has closed.
+DRAIN_SECONDS = 10.0
 
 
 def parse_arguments(server: MCPServer[Any], argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -90,6 +101,8 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
     lowlevel = server._lowlevel_server
     async with stdio_server() as (received, replies), anyio.create_task_group() as tasks:
         to_server, messages = anyio.create_memory_object_stream[SessionMessage | Exception]()
+        from_server, answers = anyio.create_memory_object_stream[SessionMessage]()
+        unanswered: set[RequestId] = set()
 
         async def answer_malformed_lines() -> None:
             """Pass messages on to the server; answer each line the transport could not read as one."""
@@ -97,12 +110,27 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
                 async for item in received:
                     if isinstance(item, Exception):
                         await replies.send(SessionMessage(rejection(item)))
-                    else:
-                        await to_server.send(item)
+                        continue
+                    if isinstance(item.message, JSONRPCRequest):
+                        unanswered.add(item.message.id)
+                    await to_server.send(item)
+                # stdin closed. A client that wrote its requests and closed at once still gets every
+                # answer: the server stops only once each request was answered (or time ran out).
+                with anyio.move_on_after(DRAIN_SECONDS):
+                    while unanswered:
+                        await anyio.sleep(0.01)
+
+        async def relay_answers() -> None:
+            # Ends when the server closes its side; closing stdout's side then lets the process exit.
+            async with replies:
+                async for message in answers:
+                    await replies.send(message)
+                    if isinstance(message.message, JSONRPCResponse | JSONRPCError):
+                        unanswered.discard(message.message.id)
 
         tasks.start_soon(answer_malformed_lines)
-        await lowlevel.run(messages, replies, lowlevel.create_initialization_options())
-        tasks.cancel_scope.cancel()
+        tasks.start_soon(relay_answers)
+        await lowlevel.run(messages, from_server, lowlevel.create_initialization_options())
 
 
 def rejection(error: Exception) -> JSONRPCError:
