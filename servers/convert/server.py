@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 from difflib import get_close_matches
 from functools import cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import pint
 from pydantic import BaseModel, Field
 
 from servers.surface import LOCAL_READ_ONLY, Reply, ToolFailure, ToolServer, serve
+
+if TYPE_CHECKING:
+    import pint
 
 MAX_UNIT_CHARS = 40  # the longest unit either argument takes, and so the longest we may suggest
 
@@ -65,7 +67,7 @@ def convert_units(
         )
     try:
         converted = registry().Quantity(value, source).to(target).magnitude
-    except (ArithmeticError, ValueError, pint.PintError):
+    except ArithmeticError:  # an overflow on the way (km**1000 to mi**1000); inf below says so
         converted = math.inf
     if not math.isfinite(converted):
         raise ToolFailure(
@@ -102,7 +104,9 @@ DIMENSIONS = {
 
 @cache
 def registry() -> pint.UnitRegistry[Any]:
-    # Built on the first call, not at import: it takes ~0.1 s that server start-up should not pay.
+    # Imported and built on the first call, not at start-up: together ~0.2 s no host should wait for.
+    import pint
+
     return pint.UnitRegistry()
 
 

@@ -17,6 +17,7 @@ header names the file served. Files starting with `constructed_` are never serve
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import sys
 import threading
@@ -31,6 +32,8 @@ from urllib.parse import parse_qs, urlsplit
 from pydantic import BaseModel
 
 from servers.weather.openmeteo import FORECAST_URL_ENV, GEOCODING_URL_ENV
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "open-meteo"
 NO_RESULTS = "geocoding_no_results.json"
@@ -143,7 +146,8 @@ class ReplayHandler(BaseHTTPRequestHandler):
         self.wfile.write(recording.body)
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        self.log_message('"%s" %s %s', self.requestline, code, self.served)
+        # Through logging, not straight to stderr, so a demo or benchmark that embeds this stays quiet.
+        logger.info('"%s" %s %s', self.requestline, code, self.served)
 
 
 def main() -> None:
@@ -151,6 +155,7 @@ def main() -> None:
     parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES, help="folder of recordings")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1; 0 picks a free one")
     arguments = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     with replay_open_meteo(arguments.fixtures, arguments.port) as urls:
         for name, value in urls.environment().items():
             print(f"{name}={value}", flush=True)
