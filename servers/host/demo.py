@@ -12,6 +12,7 @@ at a loopback replay of recorded responses, and the output says so, with the rec
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr
@@ -52,6 +53,7 @@ def main(replay: bool) -> int:
     """Run the demo; 0 when the model answered both times and both transcripts are well formed."""
     # The servers' and the replay's logs go to a file, so the transcript reads cleanly.
     with server_log() as log, redirect_stderr(log), weather_source(replay) as source:
+        logging.basicConfig(stream=log, level=logging.INFO, format="%(name)s: %(message)s")
         ok = anyio.run(run_demo, source, log)
     print(f"Server logs: {log.name}")
     return 0 if ok else 1
