@@ -28,3 +28,20 @@ def error_text(result: CallToolResult) -> str:
 def stdio_server(module: str, env: dict[str, str] | None = None) -> StdioServerParameters:
     """The real server process, as a host such as Claude Desktop starts it."""
     return StdioServerParameters(command=sys.executable, args=["-m", module], env=env)
+
+
+def initialize(request_id: int | str) -> dict[str, object]:
+    """The handshake's first request, for tests that speak raw JSON-RPC to a server."""
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "tests", "version": "1"},
+        },
+    }
+
+
+INITIALIZED: dict[str, object] = {"jsonrpc": "2.0", "method": "notifications/initialized"}

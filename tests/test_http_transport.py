@@ -21,22 +21,14 @@ import uvicorn
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from starlette.types import ASGIApp
+from support import initialize
 
 from servers.basics.server import mcp as basics
 from servers.transport import TOKEN_ENV, http_app, parse_arguments
 
 TOKEN = "s3cret-token-for-tests"
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
+INITIALIZE = initialize(1)
 ADD = {
     "jsonrpc": "2.0",
     "id": 2,

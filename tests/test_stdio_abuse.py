@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from support import INITIALIZED, initialize
 
 SERVERS = ["servers.convert", "servers.basics", "servers.weather"]
 # Nothing here reaches a tool body; should anything try, weather finds only a closed loopback port.
@@ -19,17 +20,7 @@ NO_UPSTREAM = {
     "OPEN_METEO_GEOCODING_URL": "http://127.0.0.1:9/",
     "OPEN_METEO_FORECAST_URL": "http://127.0.0.1:9/",
 }
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+INITIALIZE = initialize("init")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND = -32700, -32600, -32601
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import INITIALIZED, initialize
 
 CALLS: dict[str, list[tuple[str, dict[str, object]]]] = {
     "servers.convert": [
@@ -22,17 +23,8 @@ CALLS: dict[str, list[tuple[str, dict[str, object]]]] = {
 
 def session(calls: list[tuple[str, dict[str, object]]]) -> str:
     messages: list[dict[str, object]] = [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "test", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        initialize(0),
+        INITIALIZED,
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
     ]
     for number, (name, arguments) in enumerate(calls, start=2):
