@@ -15,9 +15,9 @@ from mcp_types import Tool
 
 from servers.host import checker, demo
 from servers.host.formats import WIRE_NAMES, strict_refusal
-from servers.host.loop import SYSTEM_PROMPT, Limits, Turn, run_turn
+from servers.host.loop import Limits, Turn
 from servers.host.models import Model, ModelUnavailable, ScriptedModel, model_from_spec, quote_results
-from servers.host.report import TranscriptPrinter, print_outcome
+from servers.host.report import print_outcome, run_printed_turn
 from servers.host.toolbox import HostError, connect, server_log
 from servers.host.transcript import ToolCall
 
@@ -161,15 +161,7 @@ async def converse(
                 refusal = strict_refusal(tool)
                 if refusal:
                     print(f"OpenAI strict mode is off for {tool.name}: {refusal}.")
-        printer = TranscriptPrinter()
-        printer.setup(model.wire, SYSTEM_PROMPT, toolbox.tools)
-        turn = await run_turn(
-            question,
-            model=model,
-            toolbox=toolbox,
-            limits=limits,
-            on_message=lambda sofar: printer.message(sofar[-1]),
-        )
+        turn = await run_printed_turn(question, model=model, toolbox=toolbox, limits=limits)
         return turn, toolbox.tools
 
 

@@ -25,9 +25,9 @@ from mcp import StdioServerParameters
 
 from servers.host.checker import Verdict
 from servers.host.formats import WIRE_NAMES, result_text
-from servers.host.loop import SYSTEM_PROMPT, Turn, run_turn
+from servers.host.loop import Limits, Turn
 from servers.host.models import ModelRequest, ScriptedModel, received_results
-from servers.host.report import TranscriptPrinter, print_outcome
+from servers.host.report import print_outcome, run_printed_turn
 from servers.host.toolbox import Toolbox, connect, server_log
 from servers.host.transcript import ToolCall, ToolResult
 from servers.weather.openmeteo import DEFAULT_GEOCODING_URL
@@ -118,15 +118,7 @@ async def show_turn(title: str, batches: list[list[ToolCall]], toolbox: Toolbox)
     model = ScriptedModel(batches, answer)
     print("")
     print(f"== {title} (scripted model; transcript in {WIRE_NAMES[model.wire]} format) ==")
-    printer = TranscriptPrinter()
-    printer.setup(model.wire, SYSTEM_PROMPT, toolbox.tools)
-    turn = await run_turn(
-        QUESTION,
-        model=model,
-        toolbox=toolbox,
-        system=SYSTEM_PROMPT,
-        on_message=lambda sofar: printer.message(sofar[-1]),
-    )
+    turn = await run_printed_turn(QUESTION, model=model, toolbox=toolbox, limits=Limits())
     return turn, print_outcome(turn, model.wire, toolbox.tools)
 
 

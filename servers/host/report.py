@@ -23,11 +23,26 @@ from servers.host.bill import (
 )
 from servers.host.checker import Verdict, check, plural
 from servers.host.formats import Wire, request_body, result_text
-from servers.host.loop import Turn
+from servers.host.loop import SYSTEM_PROMPT, Limits, Turn, run_turn
+from servers.host.models import Model
+from servers.host.toolbox import Toolbox
 from servers.host.transcript import Message, ModelMessage, PersonMessage, ToolResults
 
 WHO_WIDTH = 22
 WIDTH = 120
+
+
+async def run_printed_turn(question: str, *, model: Model, toolbox: Toolbox, limits: Limits) -> Turn:
+    """Run one turn, printing the transcript row by row as the messages arrive."""
+    printer = TranscriptPrinter()
+    printer.setup(model.wire, SYSTEM_PROMPT, toolbox.tools)
+    return await run_turn(
+        question,
+        model=model,
+        toolbox=toolbox,
+        limits=limits,
+        on_message=lambda conversation: printer.message(conversation[-1]),
+    )
 
 
 class TranscriptPrinter:
