@@ -21,35 +21,35 @@ test: $(STAMP)
 
 # The tutorial's worked example through the real servers; replays recorded weather when offline.
 demo: $(STAMP)
-	$(PY) -m servers.host demo
+	$(PY) -m instruments.demo
 
 # Tests are type-checked too, without demanding annotations on every test function.
 lint: $(STAMP)
-	$(PY) -m ruff check servers tests
-	$(PY) -m ruff format --check servers tests
-	$(PY) -m mypy servers
+	$(PY) -m ruff check servers instruments tests
+	$(PY) -m ruff format --check servers instruments tests
+	$(PY) -m mypy servers instruments
 	$(PY) -m mypy --strict --allow-untyped-defs --allow-incomplete-defs tests
 
 # Start a server from the template: make new-server NAME=notes
 new-server: $(STAMP)
-	$(PY) -m servers.new $(NAME)
+	$(PY) -m instruments.new $(NAME)
 
 # docs/tools.md from the servers' live tools/list; docs-check fails when the committed page is stale.
 docs: $(STAMP)
-	$(PY) -m servers.tooldocs
+	$(PY) -m instruments.tooldocs
 
 docs-check: $(STAMP)
-	$(PY) -m servers.tooldocs --check
+	$(PY) -m instruments.tooldocs --check
 
 # Audit our three servers as a model sees them together; fails below a perfect checklist and probe score.
 AUDITED := convert basics weather
 audit: $(STAMP)
-	$(PY) -m servers.audit --fail-under 100 $(foreach s,$(AUDITED),--requests servers/$(s)/requests.jsonl) \
+	$(PY) -m instruments.audit --fail-under 100 $(foreach s,$(AUDITED),--requests servers/$(s)/requests.jsonl) \
 		$(foreach s,$(AUDITED),-- $(PY) -m servers.$(s))
 
 # Measure every server against a bare SDK server; prints the table, writes docs/benchmarks.md. Not in CI.
 bench: $(STAMP)
-	$(PY) -m servers.bench
+	$(PY) -m instruments.bench --output docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,33 +1,10 @@
-"""Helpers the tests share: the rule for an error a model can act on, and the real server process."""
+"""Helpers the suite's own tests share; a server's contract test uses servers/surface/testing.py instead."""
 
 from __future__ import annotations
 
-import re
-import sys
+from servers.surface.testing import error_text, stdio_server
 
-from mcp import StdioServerParameters
-from mcp_types import CallToolResult
-
-# What must never reach a model: internals it cannot act on, and noise that costs tokens.
-FORBIDDEN = re.compile(
-    r"Traceback|pydantic|validation error|errors\.pydantic|input_value|input_type|Error executing tool"
-    r"|https?://|\.py\b|Exception|Error:|\bpint\.|httpx|\bNone\b",
-)
-MAX_ERROR_CHARS = 600
-
-
-def error_text(result: CallToolResult) -> str:
-    """The text of an is_error result, after checking it is one a model can act on."""
-    assert result.is_error, f"expected an error result, got {result.content}"
-    text = "".join(block.text for block in result.content if block.type == "text")
-    assert not FORBIDDEN.search(text), f"forbidden noise in: {text!r}"
-    assert len(text) <= MAX_ERROR_CHARS, f"error too long ({len(text)} chars): {text!r}"
-    return text
-
-
-def stdio_server(module: str, env: dict[str, str] | None = None) -> StdioServerParameters:
-    """The real server process, as a host such as Claude Desktop starts it."""
-    return StdioServerParameters(command=sys.executable, args=["-m", module], env=env)
+__all__ = ["INITIALIZED", "error_text", "initialize", "stdio_server"]
 
 
 def initialize(request_id: int | str) -> dict[str, object]:

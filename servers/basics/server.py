@@ -8,8 +8,8 @@ nine sequential ones, and every sequential call costs the model another full rou
 
 To make your own server from this one: rename the namespaces, rewrite each docstring (it is the
 description the model reads) and each parameter description, and update
-tests/test_basics_contract.py and requests.jsonl to match. Take along servers/surface.py (the rules)
-and servers/transport.py (stdio and HTTP). `make new-server NAME=...` starts a fresh server with its
+tests/test_basics_contract.py and requests.jsonl to match. Take along servers/surface/ (the rules)
+and servers/surface/transport.py (stdio and HTTP). `make new-server NAME=...` starts a fresh server with its
 tests instead (docs/templates.md).
 """
 

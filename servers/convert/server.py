@@ -2,8 +2,8 @@
 
 A template for a tool that computes locally. To make your own: rename the server and its namespace,
 rewrite the tool's docstring (it is the description the model reads) and its parameter descriptions,
-and update tests/test_convert_contract.py and requests.jsonl to match. Take along servers/surface.py
-(the rules every tool here follows) and servers/transport.py (stdio and HTTP). `make new-server
+and update tests/test_convert_contract.py and requests.jsonl to match. Take along servers/surface/
+(the rules every tool here follows) and servers/surface/transport.py (stdio and HTTP). `make new-server
 NAME=...` starts a fresh server with its tests instead (docs/templates.md).
 """
 

@@ -1,0 +1,3 @@
+from instruments.audit.cli import main
+
+main()

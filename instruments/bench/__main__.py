@@ -1,0 +1,3 @@
+from instruments.bench.run import main
+
+main()

@@ -1,0 +1,3 @@
+from instruments.new.generator import main
+
+main()

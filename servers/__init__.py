@@ -1,1 +1,0 @@
-"""Reference MCP servers and the host-side tools that measure their surfaces."""

@@ -1,3 +1,0 @@
-from servers.audit.cli import main
-
-main()

@@ -1,3 +1,0 @@
-from servers.bench.run import main
-
-main()

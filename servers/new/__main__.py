@@ -1,3 +1,0 @@
-from servers.new.generator import main
-
-main()

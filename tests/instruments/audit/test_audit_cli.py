@@ -1,0 +1,151 @@
+"""The audit's command line, end to end: real server processes, exit codes, and messages a person can act on."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from instruments.audit.cli import split_commands
+
+REPO = Path(__file__).resolve().parents[3]
+OURS = ("convert", "basics", "weather")
+
+SLOPPY_SERVER = textwrap.dedent(
+    """
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("sloppy")
+
+    @server.tool(description="Searches.")
+    def search(query: str, limit: int = 10) -> str:
+        return query * limit
+
+    server.run("stdio")
+    """
+)
+
+
+def audit(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "instruments.audit", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_our_three_servers_audited_together_score_perfectly() -> None:
+    requests = [arg for name in OURS for arg in ("--requests", f"servers/{name}/requests.jsonl")]
+    commands = [arg for name in OURS for arg in ("--", sys.executable, "-m", f"servers.{name}")]
+    done = audit("--json", "--fail-under", "100", *requests, *commands)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [(s["label"], s["score"]["value"]) for s in report["servers"]] == [(name, 100.0) for name in OURS]
+    assert report["token_method"] == "cl100k_base"
+    assert all(check["status"] == "pass" for check in report["combined_checks"])
+    # What each request carries is every definition once, plus a token or so of list punctuation each.
+    tools = [tool for server in report["servers"] for tool in server["tools"]]
+    definitions = sum(tool["cost"]["anthropic"] for tool in tools)
+    assert definitions <= report["combined_cost"]["anthropic"] <= definitions + len(tools) + 1
+    assert report["selection"]["requests_needing_a_tool"] + report["selection"][
+        "requests_needing_none"
+    ] == len(
+        [line for name in OURS for line in (REPO / f"servers/{name}/requests.jsonl").read_text().splitlines()]
+    )
+
+
+def test_a_flawed_server_falls_under_fail_under_with_each_finding_explained(tmp_path: Path) -> None:
+    script = tmp_path / "sloppy.py"
+    script.write_text(SLOPPY_SERVER)
+    done = audit("--fail-under", "90", "--", sys.executable, str(script))
+    assert done.returncode == 1
+    assert done.stderr.startswith("mcp-surface-audit: sloppy scored ")
+    assert done.stderr.rstrip().endswith("under --fail-under 90.")
+    assert (
+        "✗ says when to use it: no sentence says when to use it\n      Why it matters: Without" in done.stdout
+    )
+    assert "✗ unknown argument: names the argument: does not mention probe_extra" in done.stdout
+
+
+def test_a_command_that_does_not_exist_exits_2_saying_so() -> None:
+    done = audit("--", "no-such-mcp-server-command")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "mcp-surface-audit: Could not start no-such-mcp-server-command: there is no such command. "
+        "Check that the command runs on its own and speaks MCP over stdio (it runs as given, without a shell).\n"
+    )
+
+
+def test_a_server_that_exits_at_start_exits_2_quoting_its_error_output() -> None:
+    done = audit("--", sys.executable, "-c", "import sys; sys.exit('MY_API_KEY is not set')")
+    assert done.returncode == 2
+    assert "closed the connection before completing the MCP handshake" in done.stderr
+    assert "Its last error output: MY_API_KEY is not set." in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_an_unreachable_url_exits_2_saying_what_to_check() -> None:
+    done = audit("--url", f"http://127.0.0.1:{free_port()}/mcp")
+    assert done.returncode == 2
+    assert "Could not reach" in done.stderr
+    assert "Check that the server is running and that the URL includes its MCP path" in done.stderr
+
+
+@pytest.fixture
+def convert_over_http() -> Iterator[str]:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "servers.convert", "--transport", "http", "--port", str(port)],
+        cwd=REPO,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_streamable_http_server_is_audited_by_url(convert_over_http: str) -> None:
+    done = audit("--json", "--url", convert_over_http)
+    assert done.returncode == 0, done.stderr
+    (server,) = json.loads(done.stdout)["servers"]
+    assert (server["label"], server["target"], server["score"]["value"]) == (
+        "convert",
+        convert_over_http,
+        100.0,
+    )
+
+
+def test_naming_no_server_is_a_usage_error() -> None:
+    done = audit("--json")
+    assert done.returncode == 2
+    assert "name a server: a command after --, or --url URL" in done.stderr
+
+
+def test_each_double_dash_starts_another_command() -> None:
+    options, commands = split_commands(["--json", "--", "a", "-x", "--", "b", "--", ""])
+    assert options == ["--json"]
+    assert commands == [("a", "-x"), ("b",), ("",)]
