@@ -32,7 +32,7 @@ from typing import Any
 
 from mcp_types import Tool
 
-from instruments.audit.model import Check, Status
+from instruments.audit.findings import Check, Status
 from instruments.audit.schemas import accepted_types, members, properties, required
 from instruments.audit.tfidf import STOP_WORDS
 

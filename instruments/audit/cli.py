@@ -15,9 +15,9 @@ import anyio
 from rich.console import Console
 
 from instruments.audit.connect import Target, Unreachable
-from instruments.audit.model import Audit
+from instruments.audit.findings import Audit
 from instruments.audit.report import render, to_json
-from instruments.audit.run import judge, read_all
+from instruments.audit.run import audit_readings, read_all
 from instruments.audit.selection import Request, RequestFileError, read_requests
 
 USAGE = "%(prog)s [options] [--url URL] -- COMMAND [ARGS...] [-- COMMAND [ARGS...]]..."
@@ -104,4 +104,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 async def _audit(targets: list[Target], requests: list[Request] | None, probe: bool, timeout: float) -> Audit:
     readings = await read_all(targets, probe=probe, timeout=timeout)
-    return judge(readings, requests)
+    return audit_readings(readings, requests)

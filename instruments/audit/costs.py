@@ -19,7 +19,7 @@ from typing import Any
 
 from mcp_types import Tool
 
-from instruments.audit.model import TokenCost
+from instruments.audit.findings import TokenCost
 from instruments.tokens import count_tokens
 
 CONVERSATION_REQUESTS = 10

@@ -39,7 +39,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, Tool
 from pydantic import ValidationError
 
-from instruments.audit.model import Check, ProbeResult, Reply, Status
+from instruments.audit.findings import Check, ProbeReply, ProbeResult, Status
 from instruments.audit.schemas import accepted_types, json_type, properties, required, resolve
 
 UNKNOWN_ARGUMENT = "probe_extra"
@@ -197,15 +197,15 @@ class Prober:
             return ProbeResult(plan.probe, None, plan.sent, "not applicable", "", [])
         if not self.alive:
             return ProbeResult(
-                plan.probe, plan.argument, plan.sent, "not run", "", judge(plan, "not run", "", False)
+                plan.probe, plan.argument, plan.sent, "not run", "", probe_checks(plan, "not run", "", False)
             )
         reply, text = await self._call(name, plan.arguments)
         self.alive = await self._answers()
         return ProbeResult(
-            plan.probe, plan.argument, plan.sent, reply, text, judge(plan, reply, text, self.alive)
+            plan.probe, plan.argument, plan.sent, reply, text, probe_checks(plan, reply, text, self.alive)
         )
 
-    async def _call(self, name: str, arguments: dict[str, Any]) -> tuple[Reply, str]:
+    async def _call(self, name: str, arguments: dict[str, Any]) -> tuple[ProbeReply, str]:
         try:
             with anyio.fail_after(self.timeout):
                 result = await self.client.call_tool(name, arguments)
@@ -238,7 +238,7 @@ def reply_text(result: CallToolResult) -> str:
     return json.dumps(result.structured_content) if result.structured_content is not None else ""
 
 
-def judge(plan: Plan, reply: Reply, text: str, survived: bool) -> list[Check]:
+def probe_checks(plan: Plan, reply: ProbeReply, text: str, survived: bool) -> list[Check]:
     readable = reply in ("error result", "success result")
     verdicts: list[tuple[str, str, Status, str]] = [
         ("error_result", "comes back as an error result", *_error_result(reply)),
@@ -251,8 +251,8 @@ def judge(plan: Plan, reply: Reply, text: str, survived: bool) -> list[Check]:
     return [Check(key, label, status, evidence, WHY[key]) for key, label, status, evidence in verdicts]
 
 
-def _error_result(reply: Reply) -> tuple[Status, str]:
-    outcomes: dict[Reply, tuple[Status, str]] = {
+def _error_result(reply: ProbeReply) -> tuple[Status, str]:
+    outcomes: dict[ProbeReply, tuple[Status, str]] = {
         "error result": ("pass", "isError result"),
         "success result": ("fail", "a success result: the bad call went through unnoticed"),
         "protocol error": ("fail", "a JSON-RPC error: the host gets it, the model never sees it"),
@@ -294,7 +294,7 @@ def _echo(arguments: dict[str, Any], text: str, readable: bool) -> tuple[Status,
     return "pass", "no run of more than 32 sent characters"
 
 
-def _survives(reply: Reply, survived: bool) -> tuple[Status, str]:
+def _survives(reply: ProbeReply, survived: bool) -> tuple[Status, str]:
     if reply == "not run":
         return "fail", "had stopped answering before this probe"
     return ("pass", "still answers tools/list") if survived else ("fail", "stopped answering after this call")

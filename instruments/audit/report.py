@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from instruments.audit.costs import CONVERSATION_REQUESTS
-from instruments.audit.model import Audit, Check, Selection, ServerAudit, ToolAudit
+from instruments.audit.findings import Audit, Check, Selection, ServerAudit, ToolAudit
 
 MARK = {"pass": "✓", "fail": "✗", "n/a": "-"}
 TEXT_PREVIEW = 90

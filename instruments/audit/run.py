@@ -11,7 +11,7 @@ from mcp_types import Tool
 from instruments.audit import costs, setchecks
 from instruments.audit.checklist import check_tool
 from instruments.audit.connect import Target, connect, list_tools
-from instruments.audit.model import Audit, ProbeResult, ServerAudit, ToolAudit
+from instruments.audit.findings import Audit, ProbeResult, ServerAudit, ToolAudit
 from instruments.audit.probe import Prober
 from instruments.audit.score import score
 from instruments.audit.selection import Request, check_tools_exist, select
@@ -45,7 +45,7 @@ async def read_all(targets: Sequence[Target], *, probe: bool, timeout: float) ->
     return readings
 
 
-def judge(readings: Sequence[Reading], requests: Sequence[Request] | None = None) -> Audit:
+def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | None = None) -> Audit:
     """Checklist, costs and score per server; then set-level checks and selection over all tools."""
     labels = _unique([reading.label for reading in readings])
     servers = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from instruments.audit.model import Check, Score, ToolAudit
+from instruments.audit.findings import Check, Score, ToolAudit
 
 
 def _tally(checks: Iterable[Check]) -> tuple[int, int]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from mcp_types import Tool
 
-from instruments.audit.model import Choice, Cutoff, Selection
+from instruments.audit.findings import Cutoff, Ranking, Selection
 from instruments.audit.tfidf import TfIdf, everything_read
 
 CUTOFFS = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4)
@@ -84,7 +84,7 @@ def select(tools: Sequence[Tool], requests: Sequence[Request]) -> Selection:
         best_score, best = ranked[0] if ranked else (0.0, None)
         runner_up_score, runner_up = ranked[1] if len(ranked) > 1 else (0.0, None)
         choices.append(
-            Choice(
+            Ranking(
                 request.text,
                 request.tool,
                 best if best_score > 0 else None,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from mcp_types import Tool
 
-from instruments.audit.model import Check, Status
+from instruments.audit.findings import Check, Status
 from instruments.audit.tfidf import TfIdf, name_and_description
 
 MAX_TOOLS = 20

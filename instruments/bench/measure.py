@@ -31,7 +31,7 @@ INITIALIZE = {
 
 
 @dataclass(frozen=True)
-class ToolCall:
+class SampleCall:
     name: str
     arguments: dict[str, Any]
 
@@ -63,7 +63,7 @@ async def cold_start_seconds(module: str, env: Mapping[str, str]) -> float:
     return elapsed
 
 
-async def latency(client: Client, call: ToolCall, calls: int) -> Latency:
+async def latency(client: Client, call: SampleCall, calls: int) -> Latency:
     """p50 and p95 of `calls` sequential calls, after a warm-up the figures leave out."""
     for _ in range(calls // 10):
         await checked(client, call)
@@ -76,7 +76,7 @@ async def latency(client: Client, call: ToolCall, calls: int) -> Latency:
     return Latency(p50_ms=statistics.median(samples) * 1000, p95_ms=cuts[18] * 1000)
 
 
-async def concurrent_seconds(client: Client, call: ToolCall, calls: int) -> float:
+async def concurrent_seconds(client: Client, call: SampleCall, calls: int) -> float:
     """Wall time for `calls` calls started at once in one session; every one must be answered."""
     answered = 0
 
@@ -95,7 +95,7 @@ async def concurrent_seconds(client: Client, call: ToolCall, calls: int) -> floa
     return elapsed
 
 
-async def checked(client: Client, call: ToolCall) -> None:
+async def checked(client: Client, call: SampleCall) -> None:
     result = await client.call_tool(call.name, call.arguments)
     if result.is_error:
         raise RuntimeError(f"{call.name} failed during the benchmark: {result.content}")

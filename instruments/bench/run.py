@@ -24,7 +24,7 @@ from mcp.client.stdio import stdio_client
 from mcp.server.mcpserver import MCPServer
 
 from instruments.bench.floor import mcp as floor
-from instruments.bench.measure import Latency, ToolCall, cold_start_seconds, concurrent_seconds, latency
+from instruments.bench.measure import Latency, SampleCall, cold_start_seconds, concurrent_seconds, latency
 from instruments.bench.report import Row, machine, table
 from instruments.demo.replay import RECORDINGS, replay_open_meteo
 from instruments.tokens import definition_tokens
@@ -44,7 +44,7 @@ class Target:
     label: str
     module: str  # what `python -m` starts
     server: MCPServer[Any]
-    call: ToolCall  # a cheap, representative call: the figures are about the plumbing around it
+    call: SampleCall  # a cheap, representative call: the figures are about the plumbing around it
 
 
 @dataclass
@@ -71,17 +71,22 @@ class Samples:
 
 TARGETS = [
     Target(
-        "floor: bare MCPServer, 1 tool", "instruments.bench.floor", floor, ToolCall("add", {"a": 1, "b": 2})
+        "floor: bare MCPServer, 1 tool", "instruments.bench.floor", floor, SampleCall("add", {"a": 1, "b": 2})
     ),
     Target(
         "convert",
         "servers.convert",
         convert,
-        ToolCall("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
+        SampleCall("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
     ),
-    Target("basics", "servers.basics", basics, ToolCall("math_add_numbers", {"numbers": [0.1, 0.2, "12.5"]})),
     Target(
-        "weather", "servers.weather", weather, ToolCall("weather_get_forecast", {"city": "Berlin", "days": 3})
+        "basics", "servers.basics", basics, SampleCall("math_add_numbers", {"numbers": [0.1, 0.2, "12.5"]})
+    ),
+    Target(
+        "weather",
+        "servers.weather",
+        weather,
+        SampleCall("weather_get_forecast", {"city": "Berlin", "days": 3}),
     ),
 ]
 

@@ -18,7 +18,7 @@ MAX_CANDIDATES = 5
 
 
 @dataclass(frozen=True)
-class Choice:
+class ChosenPlace:
     place: GeoResult
     note: str | None  # says which place was used when others matched too
 
@@ -29,7 +29,7 @@ def split_query(city: str) -> tuple[str, list[str]]:
     return name, [qualifier for qualifier in qualifiers if qualifier]
 
 
-def choose(city: str, results: list[GeoResult]) -> Choice:
+def choose(city: str, results: list[GeoResult]) -> ChosenPlace:
     name, qualifiers = split_query(city)
     if not results:
         raise ToolFailure(
@@ -45,17 +45,17 @@ def choose(city: str, results: list[GeoResult]) -> Choice:
             f"Places with that name: {listing(ranked)}. Pass one of these exactly as city.",
         )
     if len(matching) == 1:
-        return Choice(matching[0], None)
+        return ChosenPlace(matching[0], None)
     top, runner_up = matching[:2]
     names = labels(matching)
     if len(set(names)) == 1:  # no city string could tell them apart, so asking back would loop
-        return Choice(top, f"Used the largest of {len(matching)} places called {names[0]}.")
+        return ChosenPlace(top, f"Used the largest of {len(matching)} places called {names[0]}.")
     if population(top) > 0 and population(top) >= DOMINANCE * population(runner_up):
         note = (
             f"Used {names[0]}, the largest of {len(matching)} places that match; "
             f'for another, pass e.g. "{names[1]}" as city.'
         )
-        return Choice(top, note)
+        return ChosenPlace(top, note)
     raise ToolFailure(
         f'"{city}" matches {len(matching)} places and none is clearly meant.',
         f"Ask the user which one, or pass one of these exactly as city: {listing(matching)}.",
@@ -74,9 +74,11 @@ def matches(place: GeoResult, qualifier: str) -> bool:
 
 def labels(places: list[GeoResult]) -> list[str]:
     """ "Name, Region, CC" for each place; with the district too where that alone repeats."""
-    short = [join(place.name, place.admin1, place.country_code) for place in places]
+    short = [comma_separated(place.name, place.admin1, place.country_code) for place in places]
     return [
-        join(place.name, place.admin2, place.admin1, place.country_code) if short.count(label) > 1 else label
+        comma_separated(place.name, place.admin2, place.admin1, place.country_code)
+        if short.count(label) > 1
+        else label
         for place, label in zip(places, short, strict=True)
     ]
 
@@ -85,5 +87,5 @@ def listing(places: list[GeoResult]) -> str:
     return "; ".join(f'"{label}"' for label in labels(places)[:MAX_CANDIDATES])
 
 
-def join(*parts: str | None) -> str:
+def comma_separated(*parts: str | None) -> str:
     return ", ".join(part for part in parts if part)

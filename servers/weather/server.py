@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from servers.surface import REMOTE_READ_ONLY, Reply, ToolFailure, ToolServer, preview, serve
 from servers.weather import openmeteo
 from servers.weather.openmeteo import DailySeries, ForecastResponse, OpenMeteo, Units, open_meteo
-from servers.weather.places import Choice, choose, split_query
+from servers.weather.places import ChosenPlace, choose, split_query
 
 mcp = ToolServer(
     "weather",
@@ -152,7 +152,7 @@ CONDITIONS = {
 }
 
 
-def build_forecast(choice: Choice, response: ForecastResponse, days: int, units: Units) -> Forecast:
+def build_forecast(choice: ChosenPlace, response: ForecastResponse, days: int, units: Units) -> Forecast:
     daily = response.daily
     shown = [day_at(daily, index) for index in range(min(days, len(daily.time)))]
     notes = [choice.note] if choice.note else []
@@ -216,7 +216,7 @@ def render_day(day: Day, units: DailyUnits) -> str:
     if day.temperature_min is None and day.temperature_max is None:
         temperature = "temperature unknown"
     else:
-        temperature = f"{number(day.temperature_min)} to {number(day.temperature_max)} {units.temperature}"
+        temperature = f"{figure_or_unknown(day.temperature_min)} to {figure_or_unknown(day.temperature_max)} {units.temperature}"
     if day.precipitation is None and day.precipitation_probability is None:
         precipitation = "precipitation unknown"
     else:
@@ -238,7 +238,7 @@ def render_day(day: Day, units: DailyUnits) -> str:
     return f"{day.date:%a %Y-%m-%d}: {conditions}; {temperature}; {precipitation}; {wind}"
 
 
-def number(value: float | None) -> str:
+def figure_or_unknown(value: float | None) -> str:
     return "unknown" if value is None else f"{value:g}"
 
 

@@ -11,7 +11,7 @@ from mcp_types import Tool, ToolAnnotations
 from pydantic import Field
 
 from instruments.audit.checklist import check_tool
-from instruments.audit.model import Check
+from instruments.audit.findings import Check
 from servers.basics.server import mcp as basics
 from servers.convert.server import mcp as convert
 

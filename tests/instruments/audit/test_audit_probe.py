@@ -16,7 +16,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, Tool
 
 from instruments.audit.connect import Target, connect, list_tools
-from instruments.audit.model import ProbeResult
+from instruments.audit.findings import ProbeResult
 from instruments.audit.probe import Prober, placeholder, plans
 from servers.basics.server import mcp as basics
 from servers.convert.server import mcp as convert

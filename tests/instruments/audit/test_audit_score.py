@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from mcp import Client
 
-from instruments.audit.model import Check, ProbeResult, Status, TokenCost, ToolAudit
-from instruments.audit.run import judge, read_server
+from instruments.audit.findings import Check, ProbeResult, Status, TokenCost, ToolAudit
+from instruments.audit.run import audit_readings, read_server
 from instruments.audit.score import score
 from servers.convert.server import mcp as convert
 
@@ -49,6 +49,6 @@ def test_a_server_without_tools_scores_zero() -> None:
 async def test_without_the_probe_no_tool_is_called_and_the_checklist_alone_is_scored() -> None:
     async with Client(convert) as client:
         reading = await read_server(client, "in-process convert", probe=False, timeout=5)
-    (server,) = judge([reading]).servers
+    (server,) = audit_readings([reading]).servers
     assert server.tools[0].probes == []
     assert (server.score.probed, server.score.probe_applicable, server.score.value) == (False, 0, 100.0)

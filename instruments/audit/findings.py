@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Status = Literal["pass", "fail", "n/a"]
-Reply = Literal["error result", "success result", "protocol error", "no answer", "not run", "not applicable"]
+ProbeReply = Literal[
+    "error result", "success result", "protocol error", "no answer", "not run", "not applicable"
+]
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class ProbeResult:
     probe: str
     argument: str | None
     sent: str
-    reply: Reply
+    reply: ProbeReply
     text: str
     checks: list[Check]
 
@@ -81,7 +83,7 @@ class Cutoff:
 
 
 @dataclass(frozen=True)
-class Choice:
+class Ranking:
     """How the selection proxy ranked the tools for one request."""
 
     text: str
@@ -99,7 +101,7 @@ class Selection:
     top1_correct: int
     near_ties: int
     cutoffs: list[Cutoff]
-    choices: list[Choice]
+    choices: list[Ranking]
 
 
 @dataclass
