@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from mcp_types import Tool
 
+from instruments.definitions import anthropic_definition
+
 ESTIMATE = "chars/4 estimate"
 
 
@@ -54,8 +56,7 @@ def count_tokens(text: str) -> TokenCount:
 
 def definition_json(tool: Tool) -> str:
     """The definition as a host injects it: name, description and input schema (Anthropic's shape)."""
-    shape = {"name": tool.name, "description": tool.description, "input_schema": tool.input_schema}
-    return json.dumps(shape, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(anthropic_definition(tool), separators=(",", ":"), ensure_ascii=False)
 
 
 def definition_tokens(tool: Tool) -> TokenCount:

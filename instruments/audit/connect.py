@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, Tool
 
-MAX_PAGES = 100
+from instruments.clients import first_cause, list_all_tools
 
 
 class Unreachable(Exception):
@@ -61,28 +61,13 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Client]:
 
 async def list_tools(client: Client, where: str) -> list[Tool]:
     """Every tool, following pagination; `where` names the server in an error."""
-    tools: list[Tool] = []
-    cursor: str | None = None
     try:
-        for _ in range(MAX_PAGES):
-            page = await client.list_tools(cursor=cursor)
-            tools.extend(page.tools)
-            cursor = page.next_cursor
-            if cursor is None:
-                break
+        return await list_all_tools(client)
     except MCPError as exc:
         raise Unreachable(
             f"{where} answered tools/list with an error ({exc.message}). Check that it is an MCP server "
             "that offers tools."
         ) from None
-    return tools
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The first real cause inside the task-group wrappers anyio puts around it."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
 
 
 def _last_line(errlog: IO[str]) -> str:
@@ -93,7 +78,7 @@ def _last_line(errlog: IO[str]) -> str:
 
 
 def _reason(target: Target, exc: BaseException, timeout: float, stderr: str) -> str:
-    cause = _leaf(exc)
+    cause = first_cause(exc)
     if isinstance(cause, FileNotFoundError):
         why = "there is no such command"
     elif isinstance(cause, PermissionError):

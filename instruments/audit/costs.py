@@ -20,6 +20,7 @@ from typing import Any
 from mcp_types import Tool
 
 from instruments.audit.findings import TokenCost
+from instruments.definitions import anthropic_definition, openai_definition
 from instruments.tokens import count_tokens
 
 CONVERSATION_REQUESTS = 10
@@ -31,15 +32,12 @@ O200K_NOTE = (
 
 def openai_shape(tool: Tool) -> dict[str, Any]:
     """The Chat Completions `tools` entry for this tool."""
-    return {
-        "type": "function",
-        "function": {"name": tool.name, "description": tool.description, "parameters": tool.input_schema},
-    }
+    return openai_definition(tool)
 
 
 def anthropic_shape(tool: Tool) -> dict[str, Any]:
     """The Messages API `tools` entry for this tool (the shape `instruments.tokens` counts)."""
-    return {"name": tool.name, "description": tool.description, "input_schema": tool.input_schema}
+    return anthropic_definition(tool)
 
 
 def _tokens(value: Any) -> int:

@@ -77,7 +77,7 @@ TARGETS = [
         "convert",
         "servers.convert",
         convert,
-        SampleCall("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
+        SampleCall("units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
     ),
     Target(
         "basics", "servers.basics", basics, SampleCall("math_add_numbers", {"numbers": [0.1, 0.2, "12.5"]})

@@ -37,7 +37,7 @@ QUESTION = (
     "I'm cycling 12 miles in Frederick, Maryland tomorrow. What's the weather, and how far is that in km?"
 )
 FORECAST = ToolCall.of("toolu_01", "weather_get_forecast", {"city": "Frederick, Maryland", "days": 2})
-CONVERSION = ToolCall.of("toolu_02", "convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"})
+CONVERSION = ToolCall.of("toolu_02", "units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"})
 PROBE_SECONDS = 3.0
 RECORDING = RECORDINGS / "forecast_frederick_daily.json"
 WET = ("rain", "drizzle", "shower", "thunder", "snow")

@@ -23,7 +23,7 @@ from instruments.host.transcript import ToolCall
 
 RUN_EXAMPLE = (
     'python -m instruments.host run --server "python -m servers.convert" '
-    '--call \'convert_units {"value": 12, "from_unit": "mi", "to_unit": "km"}\' "How far is 12 miles in km?"'
+    '--call \'units_convert {"value": 12, "from_unit": "mi", "to_unit": "km"}\' "How far is 12 miles in km?"'
 )
 
 
@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="'TOOL JSON'",
-        help="for the scripted model: a tool call it makes, e.g. 'convert_units {\"value\": 12, ...}'; "
+        help="for the scripted model: a tool call it makes, e.g. 'units_convert {\"value\": 12, ...}'; "
         "repeat to ask for several in one reply",
     )
     run_command.add_argument(
@@ -118,7 +118,7 @@ def scripted_model(parser: argparse.ArgumentParser, calls: Sequence[str]) -> Mod
             parsed = None
         if not name or not isinstance(parsed, dict):
             parser.error(
-                f"--call takes a tool name and a JSON object, e.g. 'convert_units {{\"value\": 12}}'; got {text!r}"
+                f"--call takes a tool name and a JSON object, e.g. 'units_convert {{\"value\": 12}}'; got {text!r}"
             )
         scripted.append(ToolCall.of(f"toolu_{number:02d}", name, parsed))
     return ScriptedModel([scripted] if scripted else [], quote_results)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from mcp_types import CallToolResult, ContentBlock, Tool
 
+from instruments.definitions import anthropic_definition, openai_definition
 from instruments.host.strict_schema import NotStrict, omit_added_nulls, strict_schema
 from instruments.host.transcript import Message, ModelMessage, PersonMessage
 
@@ -25,7 +26,7 @@ WIRE_NAMES: dict[Wire, str] = {"anthropic": "Anthropic Messages", "openai": "Ope
 
 
 def anthropic_tool(tool: Tool) -> dict[str, Any]:
-    return {"name": tool.name, "description": tool.description or "", "input_schema": tool.input_schema}
+    return anthropic_definition(tool)
 
 
 def openai_tool(tool: Tool) -> dict[str, Any]:
@@ -34,13 +35,9 @@ def openai_tool(tool: Tool) -> dict[str, Any]:
         parameters, strict = strict_schema(tool.input_schema), True
     except NotStrict:
         parameters, strict = tool.input_schema, False
-    function = {
-        "name": tool.name,
-        "description": tool.description or "",
-        "parameters": parameters,
-        "strict": strict,
-    }
-    return {"type": "function", "function": function}
+    definition = openai_definition(tool, parameters)
+    definition["function"]["strict"] = strict
+    return definition
 
 
 def strict_refusal(tool: Tool) -> str | None:

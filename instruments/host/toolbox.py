@@ -22,6 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, Tool
 
+from instruments.clients import first_cause, list_all_tools
 from instruments.host.formats import Wire, arguments_for_server
 from instruments.host.transcript import ToolCall, ToolResult, ToolResults
 
@@ -153,32 +154,12 @@ async def connect(specs: Sequence[ServerSpec], errlog: TextIO = sys.stderr) -> A
             yield Toolbox(servers)
     except BaseExceptionGroup as group:
         # The clients' task groups wrap whatever ended the block; one failure is easier to read unwrapped.
-        raise sole_exception(group) from None
-
-
-def sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The one exception inside nested groups, or the group itself when several things failed."""
-    inner: BaseException = group
-    while isinstance(inner, BaseExceptionGroup) and len(inner.exceptions) == 1:
-        inner = inner.exceptions[0]
-    return inner
+        raise first_cause(group) from None
 
 
 def reason(error: BaseException) -> str:
     """A person-readable cause from a failed start, which often arrives wrapped in exception groups."""
-    inner = sole_exception(error) if isinstance(error, BaseExceptionGroup) else error
-    return str(inner) or "it exited before answering"
-
-
-async def list_all_tools(client: Client) -> list[Tool]:
-    tools: list[Tool] = []
-    cursor: str | None = None
-    while True:
-        page = await client.list_tools(cursor=cursor)
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
+    return str(first_cause(error)) or "it exited before answering"
 
 
 def describe(spec: ServerSpec) -> str:

@@ -1,4 +1,4 @@
-"""Unit conversion on pint: one tool, `convert_units`.
+"""Unit conversion on pint: one tool, `units_convert`.
 
 A template for a tool that computes locally. To make your own: rename the server and its namespace,
 rewrite the tool's docstring (it is the description the model reads) and its parameter descriptions,
@@ -25,7 +25,7 @@ MAX_UNIT_CHARS = 40  # the longest unit either argument takes, and so the longes
 
 mcp = ToolServer(
     "convert",
-    namespaces=["convert"],
+    namespaces=["units"],
     instructions="Exact unit conversions: length, mass, volume, speed, temperature and more.",
 )
 
@@ -36,7 +36,7 @@ class Conversion(BaseModel):
 
 
 @mcp.tool(title="Convert units", annotations=LOCAL_READ_ONLY)
-def convert_units(
+def units_convert(
     value: Annotated[float, Field(allow_inf_nan=False, description="The number to convert, e.g. 12.")],
     from_unit: Annotated[
         str,

@@ -25,7 +25,7 @@ def definition_tokens(tool: Tool) -> int:
 async def convert(value: object, from_unit: object, to_unit: object):
     async with Client(mcp) as client:
         return await client.call_tool(
-            "convert_units", {"value": value, "from_unit": from_unit, "to_unit": to_unit}
+            "units_convert", {"value": value, "from_unit": from_unit, "to_unit": to_unit}
         )
 
 
@@ -35,7 +35,7 @@ async def test_surface_is_pinned() -> None:
     assert [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools] == snapshot(
         [
             {
-                "name": "convert_units",
+                "name": "units_convert",
                 "title": "Convert units",
                 "description": """\
 Convert a quantity between units of length, mass, volume, area, speed, temperature, time, energy, pressure or power, e.g. 12 mi to km, 98.6 degF to degC, 1 cup to ml, km/h to m/s.
@@ -153,7 +153,7 @@ async def test_result_too_large_to_represent_is_an_error_not_inf() -> None:
             {"from_unit": "mi", "to_unit": "km"},
             "value is required: a finite number. Call again with value set.",
         ),
-        ({"value": 1, "from_unit": "mi", "to_unit": "km", "unit": "x"}, "unit is not an argument of convert"),
+        ({"value": 1, "from_unit": "mi", "to_unit": "km", "unit": "x"}, "unit is not an argument of units_convert"),
         (
             {"value": "12", "from_unit": "mi", "to_unit": "km"},
             'value must be a finite number; got "12". Send',
@@ -175,18 +175,18 @@ async def test_result_too_large_to_represent_is_an_error_not_inf() -> None:
 )
 async def test_every_class_of_bad_input_is_named_and_instructive(arguments, expected) -> None:
     async with Client(mcp) as client:
-        text = error_text(await client.call_tool("convert_units", arguments))
+        text = error_text(await client.call_tool("units_convert", arguments))
     assert text.startswith(expected)
 
 
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
 async def test_non_finite_values_are_rejected(value: float) -> None:
     # A JSON parser turns 1e400 into inf; the in-memory client would send it as null, so call directly.
-    result = await mcp.call_tool("convert_units", {"value": value, "from_unit": "mi", "to_unit": "km"})
+    result = await mcp.call_tool("units_convert", {"value": value, "from_unit": "mi", "to_unit": "km"})
     assert error_text(result).startswith(f"value must be a finite number; got {value}.")
 
 
 async def test_the_command_serves_over_stdio() -> None:
     async with Client(stdio_server("servers.convert")) as client:
-        result = await client.call_tool("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"})
+        result = await client.call_tool("units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"})
     assert result.structured_content == {"value": 19.312128, "unit": "km"}

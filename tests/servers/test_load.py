@@ -43,7 +43,7 @@ async def call_all(client: Client, calls: list[tuple[str, dict[str, Any]]]) -> l
 
 
 async def test_convert_answers_a_thousand_concurrent_calls_each_correctly() -> None:
-    calls = [("convert_units", {"value": n, "from_unit": "mi", "to_unit": "km"}) for n in range(CALLS)]
+    calls = [("units_convert", {"value": n, "from_unit": "mi", "to_unit": "km"}) for n in range(CALLS)]
     async with Client(convert) as client:
         results = await call_all(client, calls)
     for n, result in enumerate(results):

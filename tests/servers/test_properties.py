@@ -198,7 +198,7 @@ def test_every_unit_convert_suggests_is_a_unit_it_accepts(portal: Portal) -> Non
     """Regression: suggestions were drawn from dir() of pint's registry, so a near miss of one of its
     methods got "Did you mean get_name, __init__?"; pint also lists R_∞, which its parser refuses,
     and unit names longer than from_unit takes. The tool refused all of them when sent back."""
-    tool = next(tool for server, tool in TOOLS if tool.name == "convert_units")
+    tool = next(tool for server, tool in TOOLS if tool.name == "units_convert")
     near_misses = st.sampled_from(sorted(dir(registry()))).map(lambda name: name[:-1])
 
     @FUZZ

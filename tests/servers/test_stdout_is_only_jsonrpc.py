@@ -13,8 +13,8 @@ from tests.support import INITIALIZED, initialize
 
 CALLS: dict[str, list[tuple[str, dict[str, object]]]] = {
     "servers.convert": [
-        ("convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
-        ("convert_units", {}),
+        ("units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"}),
+        ("units_convert", {}),
     ],
     # Only arguments the tool refuses before any network use, so this stays offline.
     "servers.weather": [("weather_get_forecast", {"city": "Oslo", "days": 9})],

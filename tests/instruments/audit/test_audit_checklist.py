@@ -132,7 +132,7 @@ async def test_options_in_prose_need_an_enum_and_promised_json_needs_an_output_s
 
 
 async def test_a_good_description_is_credited_with_the_sentence_that_satisfied_each_rule() -> None:
-    tool = (await listed(convert))["convert_units"]
+    tool = (await listed(convert))["units_convert"]
     checks = {check.id: check for check in check_tool(tool, "convert", ())}
     assert checks["says_what"].evidence.startswith("Convert a quantity between units of length")
     assert (
@@ -140,7 +140,7 @@ async def test_a_good_description_is_credited_with_the_sentence_that_satisfied_e
         == "Use it whenever a user needs an exact conversion instead of estimating one."
     )
     assert checks["says_when_not"].evidence.startswith("Do not use it for currencies")
-    assert checks["namespaced"].evidence == "prefix convert_ is the server's name"
+    assert checks["namespaced"].evidence == "prefix units_ names a domain"
 
 
 @pytest.mark.parametrize("server", [convert, basics], ids=["convert", "basics"])

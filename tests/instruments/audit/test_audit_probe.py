@@ -115,7 +115,7 @@ async def test_our_servers_answer_every_probe_in_full(server: MCPServer) -> None
 
 
 async def test_the_overlong_probe_credits_a_short_preview_of_the_input() -> None:
-    found = (await probe(convert, "convert_units"))["overlong string"]
+    found = (await probe(convert, "units_convert"))["overlong string"]
     assert found.sent == "from_unit=<5000 characters>"
     assert statuses(found)["no_echo"] == "pass"
     assert statuses(found)["names_argument"] == "pass"

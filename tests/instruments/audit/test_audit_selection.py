@@ -20,7 +20,7 @@ def tool(name: str, description: str) -> Tool:
 
 
 FORECAST = tool("weather_get_forecast", "Daily weather forecast: rain, snow, temperature and wind.")
-CONVERT = tool("convert_units", "Convert a quantity between units of length, mass and temperature.")
+CONVERT = tool("units_convert", "Convert a quantity between units of length, mass and temperature.")
 DAILY = tool("weather_get_daily", "Daily weather forecast: rain, snow, temperature and wind, per day.")
 
 
@@ -41,7 +41,7 @@ def test_tfidf_matches_the_documented_formula() -> None:
 def test_selection_reports_accuracy_near_ties_and_the_threshold_table() -> None:
     requests = [
         Request("Will there be rain or snow tomorrow?", "weather_get_forecast"),
-        Request("How many km is 12 miles, a length?", "convert_units"),
+        Request("How many km is 12 miles, a length?", "units_convert"),
         Request("Write a poem", None),
         Request("Convert this temperature to a poem", None),
     ]
@@ -66,13 +66,13 @@ def test_near_duplicates_are_named_with_their_cosine() -> None:
     assert found.evidence.startswith("cosine ≥ 0.5: weather_get_forecast and weather_get_daily (0.")
     distinct = near_duplicates([("weather", FORECAST), ("convert", CONVERT)])
     assert distinct.status == "pass"
-    assert "closest pair weather_get_forecast and convert_units" in distinct.evidence
+    assert "closest pair weather_get_forecast and units_convert" in distinct.evidence
 
 
 def test_a_name_offered_by_two_servers_collides() -> None:
-    clash = name_collisions([("a", [CONVERT]), ("b", [tool("Convert_Units", "Other.")])])
+    clash = name_collisions([("a", [CONVERT]), ("b", [tool("Units_Convert", "Other.")])])
     assert clash.status == "fail"
-    assert clash.evidence == "convert_units (a, b)"
+    assert clash.evidence == "units_convert (a, b)"
     assert name_collisions([("a", [CONVERT]), ("b", [FORECAST])]).status == "pass"
     assert name_collisions([("a", [CONVERT])]).status == "n/a"
 
@@ -97,7 +97,7 @@ def test_a_request_for_a_tool_no_server_offers_is_refused() -> None:
 @pytest.mark.parametrize(
     ("server", "tools"),
     [
-        ("convert", {"convert_units"}),
+        ("convert", {"units_convert"}),
         ("basics", {"system_get_cpu_usage", "math_add_numbers"}),
         ("weather", {"weather_get_forecast"}),
     ],

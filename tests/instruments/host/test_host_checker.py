@@ -113,7 +113,7 @@ def test_command_exit_codes_and_one_line_per_defect(tmp_path: Path) -> None:
     assert broken.returncode == 1
     defect_lines = [line for line in broken.stdout.splitlines() if line.startswith(f"{bad}: message")]
     assert defect_lines == [
-        f"{bad}: message 1 (toolu_01B): convert_units gets no tool_result; message 2 must answer every tool_use",
+        f"{bad}: message 1 (toolu_01B): units_convert gets no tool_result; message 2 must answer every tool_use",
         f"{bad}: message 2 (toolu_01X): this result answers no request: no tool call has this id",
     ]
 

@@ -17,7 +17,7 @@ def server_logs_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 CONVERT = ["--server", "python -m servers.convert"]
-MILES = ["--call", 'convert_units {"value": 12, "from_unit": "mi", "to_unit": "km"}']
+MILES = ["--call", 'units_convert {"value": 12, "from_unit": "mi", "to_unit": "km"}']
 
 
 def test_run_prints_the_transcript_the_bill_and_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
@@ -26,7 +26,7 @@ def test_run_prints_the_transcript_the_bill_and_the_verdict(capsys: pytest.Captu
     assert status == 0, output
     assert "result for toolu_01: 12 mi = 19.312128 km" in output
     # The scripted model's answer quotes what came back.
-    assert "convert_units returned: 12 mi = 19.312128 km" in output
+    assert "units_convert returned: 12 mi = 19.312128 km" in output
     assert "Token bill, 2 requests to the model" in output
     assert "Checker: well formed (Anthropic Messages, 4 messages, 1 tool call)" in output
 
@@ -58,6 +58,6 @@ def test_a_server_that_does_not_start_is_one_line(capsys: pytest.CaptureFixture[
 
 def test_a_malformed_call_is_refused_before_anything_starts(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit:
-        main(["run", *CONVERT, "--call", "convert_units {value: 12}", "A question?"])
+        main(["run", *CONVERT, "--call", "units_convert {value: 12}", "A question?"])
     assert exit.value.code == 2
     assert "--call takes a tool name and a JSON object" in capsys.readouterr().err

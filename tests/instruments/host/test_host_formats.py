@@ -36,9 +36,9 @@ async def tools_of(server: Any) -> dict[str, Tool]:
 
 
 async def test_definitions_carry_name_description_and_schema_unchanged() -> None:
-    tool = (await tools_of(convert))["convert_units"]
+    tool = (await tools_of(convert))["units_convert"]
     assert anthropic_tool(tool) == {
-        "name": "convert_units",
+        "name": "units_convert",
         "description": tool.description,
         "input_schema": tool.input_schema,
     }
@@ -67,10 +67,10 @@ async def test_strict_mode_makes_optional_arguments_required_and_nullable() -> N
 
 async def test_strict_mode_is_refused_with_the_reason_when_the_schema_needs_more() -> None:
     tools = await tools_of(convert)
-    function = openai_tool(tools["convert_units"])["function"]
+    function = openai_tool(tools["units_convert"])["function"]
     assert function["strict"] is False
-    assert function["parameters"] == tools["convert_units"].input_schema
-    assert strict_refusal(tools["convert_units"]) == (
+    assert function["parameters"] == tools["units_convert"].input_schema
+    assert strict_refusal(tools["units_convert"]) == (
         "from_unit uses maxLength, minLength, which strict mode does not support"
     )
 
@@ -156,7 +156,7 @@ def test_structured_content_without_text_is_sent_as_json() -> None:
 
 
 def test_request_bodies_put_results_after_the_request_and_never_in_the_system_prompt() -> None:
-    call = ToolCall.of("id_1", "convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"})
+    call = ToolCall.of("id_1", "units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"})
     result = CallToolResult(content=[TextContent(type="text", text="12 mi = 19.312128 km")])
     conversation: list[Message] = [
         PersonMessage("How far is 12 miles?"),

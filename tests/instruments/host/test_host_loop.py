@@ -23,8 +23,8 @@ from servers.basics.server import mcp as basics
 from servers.convert.server import mcp as convert
 from tests.support import error_text, stdio_server
 
-MILES = ToolCall.of("toolu_01", "convert_units", {"value": 12, "from_unit": "mi", "to_unit": "km"})
-FEET = ToolCall.of("toolu_02", "convert_units", {"value": 5280, "from_unit": "ft", "to_unit": "mi"})
+MILES = ToolCall.of("toolu_01", "units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"})
+FEET = ToolCall.of("toolu_02", "units_convert", {"value": 5280, "from_unit": "ft", "to_unit": "mi"})
 CPU = ToolCall.of("toolu_03", "system_get_cpu_usage", {"interval_seconds": 0.5})
 CPU_AGAIN = ToolCall.of("toolu_04", "system_get_cpu_usage", {"interval_seconds": 0.5})
 DEFAULTS = Limits()
@@ -68,11 +68,11 @@ async def test_calls_of_one_reply_run_concurrently_and_come_back_in_order(wire: 
 async def test_unknown_tools_and_malformed_arguments_become_error_results_and_the_loop_goes_on() -> None:
     unknown = ToolCall.of("toolu_01", "convert_currency", {"amount": 5})
     async with connect([convert]) as toolbox:
-        model = ScriptedModel([[unknown, ToolCall("toolu_02", "convert_units", "{not json")]], quote_results)
+        model = ScriptedModel([[unknown, ToolCall("toolu_02", "units_convert", "{not json")]], quote_results)
         turn = await run_turn("a question", model=model, toolbox=toolbox)
     [results] = results_of(turn)
     no_such_tool, not_json = (result.result for result in results.results)
-    assert "There is no tool named 'convert_currency'. The tools are: convert_units." in error_text(
+    assert "There is no tool named 'convert_currency'. The tools are: units_convert." in error_text(
         no_such_tool
     )
     assert "not a JSON object" in error_text(not_json)
@@ -82,8 +82,8 @@ async def test_unknown_tools_and_malformed_arguments_become_error_results_and_th
 
 
 async def test_a_failing_tool_comes_back_as_an_error_the_model_reads() -> None:
-    wrong_kind = ToolCall.of("toolu_01", "convert_units", {"value": 12, "from_unit": "mi", "to_unit": "kg"})
-    wrong_type = ToolCall.of("toolu_02", "convert_units", {"value": "12", "from_unit": "mi", "to_unit": "km"})
+    wrong_kind = ToolCall.of("toolu_01", "units_convert", {"value": 12, "from_unit": "mi", "to_unit": "kg"})
+    wrong_type = ToolCall.of("toolu_02", "units_convert", {"value": "12", "from_unit": "mi", "to_unit": "km"})
     turn = await run_checked([[wrong_kind, wrong_type]])
     [results] = results_of(turn)
     assert "cannot be converted" in error_text(results.results[0].result)
@@ -153,7 +153,7 @@ async def test_a_reply_cut_short_is_reported_as_such_not_as_an_answer() -> None:
 
 
 async def test_two_servers_offering_the_same_tool_name_are_refused() -> None:
-    with pytest.raises(HostError, match="both offer a tool named convert_units"):
+    with pytest.raises(HostError, match="both offer a tool named units_convert"):
         async with connect([convert, convert]):
             pass
 
@@ -162,7 +162,7 @@ async def test_the_loop_over_a_real_stdio_server() -> None:
     turn = await run_checked([[MILES]], servers=[stdio_server("servers.convert")])
     [results] = results_of(turn)
     assert results.results[0].result.structured_content == {"value": 19.312128, "unit": "km"}
-    assert turn.conversation[-1].text == "convert_units returned: 12 mi = 19.312128 km"  # type: ignore[union-attr]
+    assert turn.conversation[-1].text == "units_convert returned: 12 mi = 19.312128 km"  # type: ignore[union-attr]
 
 
 async def test_a_server_that_will_not_start_is_a_clear_error() -> None:

@@ -32,7 +32,7 @@ CLAUDE_ASKS = {
     "model": "claude-sonnet-5",
     "content": [
         {"type": "text", "text": "I'll convert that."},
-        {"type": "tool_use", "id": "toolu_01A", "name": "convert_units", "input": MILES},
+        {"type": "tool_use", "id": "toolu_01A", "name": "units_convert", "input": MILES},
     ],
     "stop_reason": "tool_use",
     "stop_sequence": None,
@@ -66,7 +66,7 @@ GPT_ASKS = {
                     {
                         "id": "call_1",
                         "type": "function",
-                        "function": {"name": "convert_units", "arguments": json.dumps(MILES)},
+                        "function": {"name": "units_convert", "arguments": json.dumps(MILES)},
                     }
                 ],
             },
@@ -163,7 +163,7 @@ async def test_openai_requests_use_the_system_message_and_function_tools() -> No
     second = replay.sent[1]
     assert second["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
     assert second["tools"][0]["type"] == "function"
-    assert second["tools"][0]["function"]["strict"] is False  # convert_units needs minLength/maxLength
+    assert second["tools"][0]["function"]["strict"] is False  # units_convert needs minLength/maxLength
     assert second["messages"][-1]["role"] == "tool"
     assert second["messages"][-1]["tool_call_id"] == "call_1"
 

@@ -1,4 +1,4 @@
-"""The "before" of docs/design.md: convert_units registered on a bare MCPServer, the SDK's default
+"""The "before" of docs/design.md: units_convert registered on a bare MCPServer, the SDK's default
 way, against the same function served through servers/surface/. Pinned so the docs stay true."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from instruments.tokens import definition_tokens
-from servers.convert.server import convert_units
+from servers.convert.server import units_convert
 from servers.convert.server import mcp as ours
 from tests.support import error_text
 
 bare = MCPServer("convert")
-bare.add_tool(convert_units)
+bare.add_tool(units_convert)
 
 TWELVE_MILES = {"value": 12, "from_unit": "mi", "to_unit": "km"}
 
 
-async def call(server: MCPServer, arguments: dict[str, object], name: str = "convert_units"):
+async def call(server: MCPServer, arguments: dict[str, object], name: str = "units_convert"):
     async with Client(server) as client:
         return await client.call_tool(name, arguments)
 
@@ -30,7 +30,7 @@ async def test_bare_schema_is_open_and_carries_titles() -> None:
         (before,) = (await client.list_tools()).tools
         (after,) = (await strict.list_tools()).tools
     assert "additionalProperties" not in before.input_schema
-    assert before.input_schema["title"] == "convert_unitsArguments"
+    assert before.input_schema["title"] == "units_convertArguments"
     assert before.input_schema["properties"]["from_unit"]["title"] == "From Unit"
     assert after.input_schema["additionalProperties"] is False
     assert definition_tokens(before).tokens > definition_tokens(after).tokens
@@ -40,7 +40,7 @@ async def test_bare_drops_a_misspelled_argument_silently() -> None:
     before = await call(bare, {**TWELVE_MILES, "precision": 2})
     assert not before.is_error
     assert error_text(await call(ours, {**TWELVE_MILES, "precision": 2})) == (
-        "precision is not an argument of convert_units, which takes only value, from_unit, to_unit. "
+        "precision is not an argument of units_convert, which takes only value, from_unit, to_unit. "
         "Remove it and call again."
     )
 
@@ -73,7 +73,7 @@ async def test_bare_reports_a_missing_argument_in_pydantic_terms() -> None:
     assert before.is_error
     text = before.content[0].text
     assert text.startswith(
-        "Error executing tool convert_units: 1 validation error for convert_unitsArguments\nvalue\n"
+        "Error executing tool units_convert: 1 validation error for units_convertArguments\nvalue\n"
         "  Field required [type=missing, input_value={'from_unit': 'mi', 'to_unit': 'km'}, input_type=dict]\n"
         "    For further information visit https://errors.pydantic.dev/"
     )
@@ -85,7 +85,7 @@ async def test_bare_reports_a_missing_argument_in_pydantic_terms() -> None:
 async def test_bare_hides_why_the_tool_failed() -> None:
     before = await call(bare, {**TWELVE_MILES, "to_unit": "kg"})
     assert before.is_error
-    assert before.content[0].text == "Error executing tool convert_units"
+    assert before.content[0].text == "Error executing tool units_convert"
     assert error_text(await call(ours, {**TWELVE_MILES, "to_unit": "kg"})).startswith(
         "mi is a length and kg is a mass, so one cannot be converted to the other. Convert mi to"
     )
