@@ -10,8 +10,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from instruments.tokens import definition_tokens
-from servers.convert.server import units_convert
 from servers.convert.server import mcp as ours
+from servers.convert.server import units_convert
 from tests.support import error_text
 
 bare = MCPServer("convert")
