@@ -153,7 +153,10 @@ async def test_result_too_large_to_represent_is_an_error_not_inf() -> None:
             {"from_unit": "mi", "to_unit": "km"},
             "value is required: a finite number. Call again with value set.",
         ),
-        ({"value": 1, "from_unit": "mi", "to_unit": "km", "unit": "x"}, "unit is not an argument of units_convert"),
+        (
+            {"value": 1, "from_unit": "mi", "to_unit": "km", "unit": "x"},
+            "unit is not an argument of units_convert",
+        ),
         (
             {"value": "12", "from_unit": "mi", "to_unit": "km"},
             'value must be a finite number; got "12". Send',
