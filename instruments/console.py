@@ -1,0 +1,77 @@
+"""How every command of the instruments meets the terminal: it ends quietly, and prints only what is safe.
+
+`run_command(main)` is each console script's entry point. Ctrl-C ends it with exit code 130 and SIGTERM
+with 143, without a traceback; the servers it started are stopped on the way out, because the
+interruption unwinds through the `async with` blocks that started them. A closed pipe (`| head`) ends
+it quietly too. `printable(text)` escapes control characters, so text that came from a server or a
+file cannot move the cursor, recolour or erase what a person reads.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import NoReturn
+
+INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
+TERMINATED = 143  # 128 + SIGTERM
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, so it unwinds (and stops its servers) as Ctrl-C would."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+def run_command(main: Callable[[], int | None]) -> NoReturn:
+    """Run `main` and exit with its code; Ctrl-C, SIGTERM and a closed stdout end it quietly."""
+    signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        code = main() or 0
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        code = INTERRUPTED
+    except Terminated:
+        code = TERMINATED
+    except BrokenPipeError:
+        code = 0
+    _close_quietly()
+    sys.exit(code)
+
+
+def _close_quietly() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail on a reader that left."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    try:
+        descriptor = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a real file (a test's capture): nothing to protect
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
+
+
+def printable(text: str) -> str:
+    """`text` with every control character but newline and tab shown as an escape, e.g. \\x1b."""
+    return "".join(
+        char if char in "\n\t" or (char.isprintable() and not _is_bidi_control(char)) else _escape(char)
+        for char in text
+    )
+
+
+def _is_bidi_control(char: str) -> bool:
+    # Bidirectional overrides can reorder what a terminal shows (Trojan Source); isprintable() passes them.
+    return "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069"
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
