@@ -9,6 +9,7 @@ file cannot move the cursor, recolour or erase what a person reads.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -46,10 +47,8 @@ def run_command(main: Callable[[], int | None]) -> NoReturn:
 
 def _close_quietly() -> None:
     """Point stdout at /dev/null, so the interpreter's last flush cannot fail on a reader that left."""
-    try:
+    with contextlib.suppress(BrokenPipeError, ValueError):
         sys.stdout.flush()
-    except (BrokenPipeError, ValueError):
-        pass
     try:
         descriptor = sys.stdout.fileno()
     except (OSError, ValueError):  # not a real file (a test's capture): nothing to protect
