@@ -50,7 +50,7 @@ def units_convert(
         Field(
             min_length=1,
             max_length=MAX_UNIT_CHARS,
-            description="Unit of value: a symbol or name, e.g. mi, °C, fl oz, km/h, m**2.",
+            description="Unit of value, as a symbol or name: mi, kg, °C, mph, fl oz, km/h, m**2.",
         ),
     ],
     to_unit: Annotated[
