@@ -39,7 +39,7 @@ async def test_surface_is_pinned() -> None:
                 "title": "Convert units",
                 "description": """\
 Convert a quantity between units of length, mass, volume, area, speed, temperature, energy, pressure and more.
-Use it whenever a user needs an exact conversion instead of an estimate.
+Use it whenever a user needs an exact conversion instead of estimating one.
 Do not use it for currencies, time zones or dates.
 Returns the value and unit, e.g. "12 mi = 19.312128 km".\
 """,

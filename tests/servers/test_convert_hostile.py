@@ -11,6 +11,7 @@ ping itself is legacy-only) and memory within a stated limit.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 from mcp import Client
 from mcp_types import CallToolResult
 
+from servers.convert import server
 from servers.surface.testing import MAX_ERROR_CHARS
 from tests.support import error_text, stdio_server
 
@@ -210,3 +212,19 @@ def test_a_burst_of_hostile_calls_leaves_the_server_serving(session: Session) ->
         "to 9 (m**2, s^-1), and any other number belongs in value."
         for unit in set(units)
     }
+
+
+def test_pints_caches_stay_bounded_however_many_distinct_units_are_converted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pint remembers every distinct unit it converts; a caller sending new ones forever must not grow
+    the server forever."""
+    monkeypatch.setattr(server, "MAX_CACHED", 1_000)
+    sizes = []
+    for a, b, c in itertools.product(range(1, 10), repeat=3):
+        unit = f"km**{a}*s**{-b}*kg**{c}"
+        assert server.units_convert(1, unit, unit.replace("km", "mi")).data.value > 0
+        cache = server.registry()._cache
+        sizes.append(len(cache.dimensionality) + len(cache.conversion_factor))
+    assert max(sizes) <= 1_000 + 10  # one call's few entries past the bound, then it starts over
+    assert server.units_convert(12, "mi", "km").text == "12 mi = 19.312128 km"
