@@ -1,9 +1,10 @@
 """Unit conversion on pint: one tool, `units_convert`.
 
-A template for a tool that computes locally. Copy servers/convert/ and servers/surface/ (and
-tests/servers/test_convert_contract.py) into your project. To make your own: rename the server and its
-namespace, rewrite the tool's docstring (it is the description the model reads) and its parameter
-descriptions, and update the contract test and requests.jsonl to match. `make new-server NAME=...`
+A template for a tool that computes locally.
+Copy servers/convert/ and servers/surface/ (and tests/servers/test_convert_contract.py) into your project.
+To make your own: rename the server and its namespace, rewrite the tool's docstring (it is the
+description the model reads) and its parameter descriptions, and update the contract test and
+requests.jsonl to match. `make new-server NAME=...`
 starts a fresh server with its tests instead (docs/templates.md).
 
 Every unit is checked before pint evaluates it (see `parse_unit`): pint computes the numbers in a unit
