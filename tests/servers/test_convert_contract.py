@@ -10,7 +10,7 @@ from mcp_types import Tool
 from servers.convert.server import mcp
 from servers.surface.testing import error_text, stdio_server
 
-TOKEN_BUDGET = 300
+TOKEN_BUDGET = 195  # 191 today (cl100k, Anthropic shape); was 249
 
 
 def definition_tokens(tool: Tool) -> int:
@@ -38,24 +38,24 @@ async def test_surface_is_pinned() -> None:
                 "name": "units_convert",
                 "title": "Convert units",
                 "description": """\
-Convert a quantity between units of length, mass, volume, area, speed, temperature, time, energy, pressure or power, e.g. 12 mi to km, 98.6 degF to degC, 1 cup to ml, km/h to m/s.
+Convert a quantity between units of length, mass, volume, area, speed, temperature, energy, pressure and more.
 Use it whenever a user needs an exact conversion instead of estimating one.
-Do not use it for currencies, time zones or dates: it has no exchange rates or clocks.
-Returns the converted value and unit, e.g. "12 mi = 19.312128 km".\
+Do not use it for currencies, time zones or dates.
+Returns the value and unit, e.g. "12 mi = 19.312128 km".\
 """,
                 "inputSchema": {
                     "type": "object",
                     "additionalProperties": False,
                     "properties": {
-                        "value": {"description": "The number to convert, e.g. 12.", "type": "number"},
+                        "value": {"description": "The number to convert.", "type": "number"},
                         "from_unit": {
-                            "description": "Unit of value, as a symbol or name: mi, km, kg, lb, degF, °C, km/h, mph, cup, fl oz.",
+                            "description": "Unit of value, as a symbol or name: mi, kg, °C, mph, fl oz, km/h, m**2.",
                             "maxLength": 40,
                             "minLength": 1,
                             "type": "string",
                         },
                         "to_unit": {
-                            "description": "Unit to convert to, written like from_unit.",
+                            "description": "Unit to convert to.",
                             "maxLength": 40,
                             "minLength": 1,
                             "type": "string",
@@ -122,10 +122,46 @@ async def test_spellings_people_and_models_write(value, from_unit, to_unit, expe
     assert result.structured_content == {"value": expected, "unit": to_unit}
 
 
-async def test_unknown_unit_suggests_close_spellings() -> None:
-    text = error_text(await convert(1, "mlie", "km"))
-    assert text.startswith("from_unit 'mlie' is not a unit I know. Did you mean")
-    assert "mile" in text
+@pytest.mark.parametrize(
+    ("unit", "expected"),
+    [
+        # Common units first, nearest first; never a constant (mole, molec, m_p) or an internal name.
+        ("mlies", "from_unit 'mlies' is not a unit I know. Did you mean miles, mile?"),
+        ("mlie", "from_unit 'mlie' is not a unit I know. Did you mean mile?"),
+        ("kilomter", "from_unit 'kilomter' is not a unit I know. Did you mean kilometer, kilometre?"),
+        ("farenheit", "from_unit 'farenheit' is not a unit I know. Did you mean fahrenheit?"),
+        ("celcius", "from_unit 'celcius' is not a unit I know. Did you mean celsius?"),
+        ("poound", "from_unit 'poound' is not a unit I know. Did you mean pound, pounds, pond?"),
+    ],
+)
+async def test_unknown_unit_suggests_what_a_person_meant(unit: str, expected: str) -> None:
+    assert error_text(await convert(1, unit, "km")) == expected
+
+
+@pytest.mark.parametrize(
+    ("unit", "expected"),
+    [
+        (
+            "mpg",
+            "from_unit 'mpg' is a fuel economy, which this tool converts only written as a ratio. "
+            "Write mi/gal or km/l instead; litres per 100 km is its inverse, 100 divided by km/l.",
+        ),
+        (
+            "USD",
+            "from_unit 'USD' is a currency, and this tool has no exchange rates. "
+            "Answer without this tool, or with a currency tool if you have one.",
+        ),
+        ("EUR", "from_unit 'EUR' is a currency, and this tool has no exchange rates."),
+        ("€", "from_unit '€' is a currency, and this tool has no exchange rates."),
+    ],
+)
+async def test_a_known_unit_it_does_not_convert_says_what_it_is(unit: str, expected: str) -> None:
+    assert error_text(await convert(1, unit, "km")).startswith(expected)
+
+
+async def test_fuel_economy_written_as_a_ratio_converts() -> None:
+    result = await convert(30, "mi/gal", "km/l")
+    assert result.structured_content == {"value": 12.7543112229, "unit": "km/l"}
 
 
 async def test_garbage_unit_gets_examples_instead() -> None:
@@ -193,3 +229,82 @@ async def test_the_command_serves_over_stdio() -> None:
     async with Client(stdio_server("servers.convert")) as client:
         result = await client.call_tool("units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"})
     assert result.structured_content == {"value": 19.312128, "unit": "km"}
+
+
+# --- inputs that would make pint compute without bound, and other hostile units ----------------
+
+TOO_LARGE = (
+    "is not a unit this tool converts. A power must be a plain number from -9 to 9 (m**2, s^-1), "
+    "and any other number belongs in value."
+)
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "m**9**9**8",  # pint computed 9**(9**8): minutes of CPU, the server frozen for everyone
+        "(2**64)**(2**64)*m",  # a growing integer: 794 MB in 25 s
+        "meter**1000000",  # converted silently to 0 km**1000000
+        "(m**9)**9",
+        "m*m*m*m*m*m*m*m*m*m",  # m**10, one factor at a time
+        "m**(1+1)",
+        "2m",
+        "1e999*m",
+    ],
+)
+async def test_a_unit_beyond_the_bounds_is_refused_before_it_is_computed(unit: str) -> None:
+    assert error_text(await convert(1, unit, "m")) == f"from_unit {unit!r} {TOO_LARGE}"
+
+
+async def test_a_result_that_underflows_is_an_error_not_zero() -> None:
+    text = error_text(await convert(1, "ym**9", "Ym**9"))
+    assert text == "1 ym**9 in Ym**9 is too small to represent. Convert a larger value."
+
+
+async def test_a_scale_reaching_zero_is_not_an_underflow() -> None:
+    result = await convert(32, "degF", "degC")
+    assert result.structured_content == {"value": 0.0, "unit": "degC"}
+
+
+@pytest.mark.parametrize("unit", ["degC*degC", "degC/s", "degF**2"])
+async def test_a_temperature_scale_in_a_product_is_refused(unit: str) -> None:
+    symbol = "°F" if "F" in unit else "°C"
+    assert error_text(await convert(1, unit, "K**2")) == (
+        f"from_unit {unit!r} multiplies, divides or raises {symbol}, a scale with its own zero. "
+        f"Convert {symbol} alone, or use a difference such as delta_degC or K, as in K/s."
+    )
+
+
+@pytest.mark.parametrize(
+    ("char", "name"),
+    [("\x00", "NUL"), ("\u202e", "right-to-left override"), ("\u200b", "zero-width space")],
+)
+async def test_invisible_characters_are_refused_and_never_echoed(char: str, name: str) -> None:
+    text = error_text(await convert(1, "k" + char + "m", "m"))
+    assert text == (
+        f"from_unit has an invisible or control character (U+{ord(char):04X}) at position 2. "
+        "Send the unit as plain visible text, such as km/h."
+    )
+    assert char not in text, name
+
+
+@pytest.mark.parametrize(
+    ("value", "from_unit", "to_unit", "expected"),
+    [
+        (1, "m²", "ft²", 10.7639104167),
+        (1, "m2", "ft**2", 10.7639104167),
+        (60, "1/s", "rpm", 572.957795131),
+        (1, "kg m^2 s^-2", "J", 1.0),
+        (1, "(m/s)**2", "J/kg", 1.0),
+        (1, "kg*m**2*s**-3", "W", 1.0),
+        (1, "delta_degC/s", "K/min", 60.0),
+        (1, "%", "ppm", 10000.0),
+        (1, "cu in", "ml", 16.387064),
+        (100, "kmph", "mph", 62.1371192237),  # pint alone reads kmph as kilo-mph: 100000
+        (1, "fl\u00a0oz", "ml", 29.5735295625),
+    ],
+)
+async def test_unit_expressions_within_the_bounds_convert(value, from_unit, to_unit, expected) -> None:
+    result = await convert(value, from_unit, to_unit)
+    assert not result.is_error, result.content
+    assert result.structured_content == {"value": expected, "unit": to_unit}
