@@ -35,6 +35,7 @@ from servers.basics.server import mcp as basics
 from servers.convert.server import mcp as convert
 from servers.convert.server import registry
 from servers.surface import ToolServer, max_result_chars
+from servers.surface.logs import printable
 from servers.surface.testing import MAX_ERROR_CHARS
 from servers.weather.server import mcp as weather
 
@@ -153,7 +154,7 @@ def test_unknown_arguments_are_named_and_refused(portal: Portal, server: str, to
         text = call(portal, server, tool, arguments | unknown)
         assert text.startswith("ERROR ")
         lines = text.removeprefix("ERROR ").splitlines()
-        assert any(line.startswith(name[:24]) for name in unknown for line in lines)
+        assert any(line.startswith(printable(name, 24)) for name in unknown for line in lines)
         assert f"is not an argument of {tool.name}" in text
         assert len(text) <= MAX_ERROR_CHARS  # regression: 500 unknown keys gave 55,889 characters
 
