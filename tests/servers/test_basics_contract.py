@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from decimal import Decimal, localcontext
 
-import anyio
 import psutil
 import pytest
 from inline_snapshot import snapshot
@@ -231,7 +230,7 @@ async def test_sums_are_exact(numbers: tuple[object, ...], expected: str) -> Non
         # JSON Schema's \d is ASCII; Python's regex \d also takes these.
         ({"numbers": [1, "١٢٣"]}, "numbers[1] must be a finite number or a decimal number written as text"),
         (
-            {"numbers": [1, "１２３"]},
+            {"numbers": [1, "\uff11\uff12\uff13"]},  # fullwidth 123
             "numbers[1] must be a finite number or a decimal number written as text",
         ),
     ],
@@ -250,9 +249,9 @@ async def test_non_finite_numbers_are_rejected(value: float) -> None:
     )
 
 
-def test_errors_never_show_a_regular_expression() -> None:
-    text = error_text(anyio.run(add, 1, "1e5"))
-    assert "[0-9]" not in text and "^" not in text and "\\d" not in text
+async def test_errors_never_show_a_regular_expression() -> None:
+    text = error_text(await add(1, "1e5"))
+    assert not any(mark in text for mark in ("[0-9]", "^", "\\d", "$"))
 
 
 @pytest.mark.parametrize(
@@ -290,7 +289,8 @@ async def test_per_core_figures_past_the_bound_are_cut_and_the_cut_is_said(
     usage = result.structured_content
     assert usage is not None
     shown = len(usage["per_core_percent"])
-    assert 0 < shown < 256 and usage["cores"] == 256
+    assert 0 < shown < 256
+    assert usage["cores"] == 256
     assert text.count("12.5%") == shown + 1  # the total, then each core shown
     assert text.endswith(
         f"\n[{256 - shown} of 256 per-core figures cut to fit the 300-character limit; "
