@@ -258,7 +258,8 @@ def _locate(schema: Mapping[str, Any], loc: Sequence[int | str]) -> tuple[str, M
 
 def closest_argument(name: str, known: Sequence[str]) -> str | None:
     """The real argument a wrong name most likely meant: same letters (fromUnit, from-unit), a word of
-    it or its stem (to -> to_unit, day -> days), else the closest spelling; None when nothing is close."""
+    it or its stem (to -> to_unit, day -> days), else the closest spelling; None when nothing is close
+    or two are equally close."""
     wanted = _squash(name[:MAX_NAME_LENGTH])  # a long name costs no more to compare than a short one
     if not wanted:
         return None
@@ -271,8 +272,8 @@ def closest_argument(name: str, known: Sequence[str]) -> str | None:
         if wanted in argument.split("_")
         or (len(wanted) >= 3 and (flat.startswith(wanted) or wanted.startswith(flat)))
     ]
-    if len(stems) == 1:
-        return stems[0]
+    if stems:  # a word of two arguments (unit: from_unit or to_unit?) is no guess at all
+        return stems[0] if len(stems) == 1 else None
     close = difflib.get_close_matches(wanted, list(squashed), n=1)
     return squashed[close[0]] if close else None
 
@@ -336,14 +337,13 @@ def describe_errors(
 
 def argument_summary(unknown: Sequence[str], errors: Sequence[ErrorDetails]) -> str:
     """For the log: 'days (unknown), numbers[1] (invalid)', the first few only, each name escaped."""
-    problems = [f"{name} (unknown)" for name in unknown[:LOGGED_NAMES]]
+    problems = [f"{printable(name)} (unknown)" for name in unknown[:LOGGED_NAMES]]
     for error in errors[: max(0, LOGGED_NAMES - len(problems))]:
         path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"])
-        problems.append(
-            f"{path.lstrip('.') or 'arguments'} ({'missing' if error['type'] == 'missing' else 'invalid'})"
-        )
+        kind = "missing" if error["type"] == "missing" else "invalid"
+        problems.append(f"{printable(path.lstrip('.') or 'arguments')} ({kind})")
     more = len(unknown) + len(errors) - len(problems)
-    return ", ".join(printable(problem) for problem in problems) + (f" and {more} more" if more else "")
+    return ", ".join(problems) + (f" and {more} more" if more else "")
 
 
 # ---------------------------------------------------------------------------------------------------
