@@ -221,10 +221,10 @@ def test_every_unit_convert_suggests_is_a_unit_it_accepts(portal: Portal) -> Non
 # --- hostile shapes (issue 14): what a caller sends to stall, flood or fool a server -----------------
 
 # Names with line breaks, escape sequences and other control characters, up to far past any limit.
-HOSTILE_NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=5000)
+HOSTILE_NAMES = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=5000)
 # Decimal digits that are not 0-9: Arabic-Indic, fullwidth, Devanagari... (JSON Schema's \d is ASCII).
 FOREIGN_DIGITS = st.text(
-    st.characters(whitelist_categories=("Nd",)).filter(lambda c: c not in "0123456789"),
+    st.characters(categories=["Nd"]).filter(lambda c: c not in "0123456789"),
     min_size=1,
     max_size=6,
 )
