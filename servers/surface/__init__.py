@@ -392,15 +392,21 @@ class StrictTool:
         if self.context_kwarg is not None:
             kwargs[self.context_kwarg] = context
         try:
-            with anyio.fail_after(self.time_limit):
-                if inspect.iscoroutinefunction(self.fn):
+            if inspect.iscoroutinefunction(self.fn):
+                with anyio.fail_after(self.time_limit):
                     answer = await self.fn(**kwargs)
-                else:
-                    answer = await run_in_worker(self.fn, kwargs)
+            else:
+                answer = await run_in_worker(self.fn, kwargs, self.time_limit)
             return self._shape(answer)
         except ToolFailure as exc:
             logger.info("%s failed: %s", self.name, printable(exc.message, 200))
             return failure(str(exc))
+        except ServerBusy:
+            logger.warning("%s found no free worker thread within %g seconds", self.name, self.time_limit)
+            return failure(
+                f"{self.name} could not start: the server is busy with other long calls. "
+                "Try again in a minute, or answer without this tool."
+            )
         except TimeoutError:
             logger.warning("%s stopped at its %g-second time limit", self.name, self.time_limit)
             return failure(
@@ -461,11 +467,17 @@ def _within(text: str, reply: Reply[Any], limit: int) -> CallToolResult | None:
 _workers: RunVar[anyio.CapacityLimiter] = RunVar("surface_worker_threads")
 
 
-async def run_in_worker(fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+class ServerBusy(Exception):
+    """Every worker thread stayed taken for a whole time limit."""
+
+
+async def run_in_worker(fn: Callable[..., Any], kwargs: dict[str, Any], time_limit: float) -> Any:
     """Run a synchronous tool function in a worker thread, so the event loop keeps answering.
 
-    When the call's time limit ends the wait, the thread cannot be stopped and runs on; it keeps its
-    place in the pool until it ends, so runaway computations can never take more than the pool.
+    Waiting for a free thread and running in it each get `time_limit` seconds: past the first the call
+    raises ServerBusy, past the second TimeoutError. A thread cannot be stopped, so one past its limit
+    runs on, keeping its place in the pool until it ends: runaway computations never take more
+    threads than the pool has.
     """
     try:
         pool = _workers.get()
@@ -473,7 +485,11 @@ async def run_in_worker(fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
         pool = anyio.CapacityLimiter(WORKER_THREADS)
         _workers.set(pool)
     place = object()
-    await pool.acquire_on_behalf_of(place)
+    try:
+        with anyio.fail_after(time_limit):
+            await pool.acquire_on_behalf_of(place)
+    except TimeoutError:
+        raise ServerBusy from None
     state = {"started": False, "given_up": False}
     lock = threading.Lock()
 
@@ -489,7 +505,8 @@ async def run_in_worker(fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
                 anyio.from_thread.run_sync(pool.release_on_behalf_of, place)
 
     try:
-        return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        with anyio.fail_after(time_limit):
+            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
     except BaseException:
         with lock:
             state["given_up"] = True

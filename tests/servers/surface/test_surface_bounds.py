@@ -191,10 +191,20 @@ async def test_runaway_computations_never_take_more_than_the_worker_pool(
     monkeypatch.setattr(servers.surface, "WORKER_THREADS", 2)
     started = threading.active_count()
     async with Client(server) as client:
-        for _ in range(5):  # each abandoned at its time limit, its thread still blocked
-            error_text(await client.call_tool("bounds_wait", {"forever": True}))
+        # One after another: each is abandoned at its time limit with its thread still blocked.
+        texts = [error_text(await client.call_tool("bounds_wait", {"forever": True})) for _ in range(4)]
         assert threading.active_count() - started <= 2
         release.set()
+    assert [text.split(":")[0] for text in texts] == [
+        "bounds_wait stopped",
+        "bounds_wait stopped",
+        "bounds_wait could not start",
+        "bounds_wait could not start",
+    ]
+    assert texts[2] == (
+        "bounds_wait could not start: the server is busy with other long calls. "
+        "Try again in a minute, or answer without this tool."
+    )
 
 
 @pytest.mark.parametrize("count", [0, 5, 19, 20, 21, 200, 1000])
