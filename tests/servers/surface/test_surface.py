@@ -23,6 +23,7 @@ from servers.surface import (
     closest_argument,
     max_result_chars,
 )
+from servers.surface.sdk import SDK_VERSIONS_CHECKED
 from tests.support import error_text
 
 
@@ -348,3 +349,8 @@ def test_a_bound_that_cannot_work_is_refused_with_the_variable_and_minimum(
     assert str(refused.value) == (
         f"MCP_MAX_RESULT_CHARS must be a whole number of characters, at least 200 (default 4000); got {raw!r}."
     )
+
+
+def test_the_installed_sdk_is_one_sdk_py_was_checked_against() -> None:
+    # An SDK upgrade must come with a fresh read of what servers/surface/sdk.py lists.
+    assert metadata.version("mcp") in SDK_VERSIONS_CHECKED
