@@ -32,15 +32,12 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Generic, TypeVar, get_args, get_origin, get_type_hints
 
 import anyio
-import anyio.from_thread
 import anyio.to_thread
-from anyio.lowlevel import RunVar
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
@@ -464,56 +461,47 @@ def _within(text: str, reply: Reply[Any], limit: int) -> CallToolResult | None:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
-_workers: RunVar[anyio.CapacityLimiter] = RunVar("surface_worker_threads")
-
-
 class ServerBusy(Exception):
     """Every worker thread stayed taken for a whole time limit."""
+
+
+# Process-wide, like the threads they count: a thread past its time limit keeps its slot until it ends.
+worker_slots = threading.BoundedSemaphore(WORKER_THREADS)
 
 
 async def run_in_worker(fn: Callable[..., Any], kwargs: dict[str, Any], time_limit: float) -> Any:
     """Run a synchronous tool function in a worker thread, so the event loop keeps answering.
 
-    Waiting for a free thread and running in it each get `time_limit` seconds: past the first the call
+    Waiting for a free slot and running each get `time_limit` seconds: past the first the call
     raises ServerBusy, past the second TimeoutError. A thread cannot be stopped, so one past its limit
-    runs on, keeping its place in the pool until it ends: runaway computations never take more
-    threads than the pool has.
+    runs on in its slot until it ends: runaway computations never take more than WORKER_THREADS
+    threads. They are daemon threads, so none of them keeps the process from exiting; the waiting
+    is done in the SDK's async library's own worker thread, which is never held past the limits.
     """
-    try:
-        pool = _workers.get()
-    except LookupError:
-        pool = anyio.CapacityLimiter(WORKER_THREADS)
-        _workers.set(pool)
-    place = object()
-    try:
-        with anyio.fail_after(time_limit):
-            await pool.acquire_on_behalf_of(place)
-    except TimeoutError:
-        raise ServerBusy from None
-    state = {"started": False, "given_up": False}
-    lock = threading.Lock()
 
-    def work() -> Any:
-        with lock:
-            if state["given_up"]:
-                return None
-            state["started"] = True
-        try:
-            return fn(**kwargs)
-        finally:
-            with suppress(RuntimeError):  # the event loop is gone, and its pool with it
-                anyio.from_thread.run_sync(pool.release_on_behalf_of, place)
+    def bounded() -> Any:
+        if not worker_slots.acquire(timeout=time_limit):
+            raise ServerBusy
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
 
-    try:
-        with anyio.fail_after(time_limit):
-            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
-    except BaseException:
-        with lock:
-            state["given_up"] = True
-            never_started = not state["started"]
-        if never_started:
-            pool.release_on_behalf_of(place)
-        raise
+        def work() -> None:
+            try:
+                outcome["value"] = fn(**kwargs)
+            except BaseException as exc:  # handed to the waiting call, which raises it
+                outcome["error"] = exc
+            finally:
+                worker_slots.release()
+                done.set()
+
+        threading.Thread(target=work, name=f"tool {fn.__name__}", daemon=True).start()
+        if not done.wait(time_limit):
+            raise TimeoutError
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
+
+    return await anyio.to_thread.run_sync(bounded, abandon_on_cancel=True)
 
 
 def unwrap(docstring: str) -> str:

@@ -35,7 +35,7 @@ def no_time_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     (tests/servers/surface/test_surface_bounds.py)."""
     for server in (basics, convert, weather):
         for tool in server._strict_tools.values():
-            monkeypatch.setattr(tool, "time_limit", math.inf)
+            monkeypatch.setattr(tool, "time_limit", 3600.0)
 
 
 async def call_all(client: Client, calls: list[tuple[str, dict[str, Any]]]) -> list[CallToolResult | None]:
