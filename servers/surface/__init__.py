@@ -479,8 +479,10 @@ async def run_in_worker(fn: Callable[..., Any], kwargs: dict[str, Any], time_lim
     is done in the SDK's async library's own worker thread, which is never held past the limits.
     """
 
+    slots = worker_slots  # the one a slot is taken from is the one it goes back to
+
     def bounded() -> Any:
-        if not worker_slots.acquire(timeout=time_limit):
+        if not slots.acquire(timeout=time_limit):
             raise ServerBusy
         outcome: dict[str, Any] = {}
         done = threading.Event()
@@ -491,7 +493,7 @@ async def run_in_worker(fn: Callable[..., Any], kwargs: dict[str, Any], time_lim
             except BaseException as exc:  # handed to the waiting call, which raises it
                 outcome["error"] = exc
             finally:
-                worker_slots.release()
+                slots.release()
                 done.set()
 
         threading.Thread(target=work, name=f"tool {fn.__name__}", daemon=True).start()
