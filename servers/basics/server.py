@@ -119,7 +119,7 @@ def math_add_numbers(
     """Add numbers exactly: integers and decimals of up to 80 digits, without floating-point error
     (0.1 + 0.2 gives 0.3).
     Use it for long numbers, long lists, or amounts where an arithmetic slip matters.
-    Do not use it for a trivial sum you can do reliably yourself, or for other operations.
+    Do not use it for a trivial sum you can do reliably yourself, or other operations.
     Returns the sum as decimal text."""
     decimals = [to_decimal(number) for number in numbers]
     for index, value in enumerate(decimals):

@@ -99,7 +99,7 @@ Do not use it for memory, disk, network or per-process figures.\
                 "description": """\
 Add numbers exactly: integers and decimals of up to 80 digits, without floating-point error (0.1 + 0.2 gives 0.3).
 Use it for long numbers, long lists, or amounts where an arithmetic slip matters.
-Do not use it for a trivial sum you can do reliably yourself, or for other operations.
+Do not use it for a trivial sum you can do reliably yourself, or other operations.
 Returns the sum as decimal text.\
 """,
                 "inputSchema": {
