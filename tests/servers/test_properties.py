@@ -13,8 +13,10 @@ asks the replayed Open-Meteo on 127.0.0.1.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -34,7 +36,8 @@ from instruments.demo.replay import RECORDINGS, replay_open_meteo
 from servers.basics.server import mcp as basics
 from servers.convert.server import mcp as convert
 from servers.convert.server import registry
-from servers.surface import ToolServer, max_result_chars
+from servers.surface import UNKNOWN_NAMES_COMPARED, ToolServer, max_result_chars
+from servers.surface.logs import printable
 from servers.surface.testing import MAX_ERROR_CHARS
 from servers.weather.server import mcp as weather
 
@@ -153,7 +156,7 @@ def test_unknown_arguments_are_named_and_refused(portal: Portal, server: str, to
         text = call(portal, server, tool, arguments | unknown)
         assert text.startswith("ERROR ")
         lines = text.removeprefix("ERROR ").splitlines()
-        assert any(line.startswith(name[:24]) for name in unknown for line in lines)
+        assert any(line.startswith(printable(name, 24)) for name in unknown for line in lines)
         assert f"is not an argument of {tool.name}" in text
         assert len(text) <= MAX_ERROR_CHARS  # regression: 500 unknown keys gave 55,889 characters
 
@@ -211,5 +214,118 @@ def test_every_unit_convert_suggests_is_a_unit_it_accepts(portal: Portal) -> Non
                 portal, "convert", tool, {"value": 1, "from_unit": suggestion, "to_unit": suggestion}
             )
             assert not answer.startswith("ERROR "), (unit, suggestion, answer)
+
+    check()
+
+
+# --- hostile shapes (issue 14): what a caller sends to stall, flood or fool a server -----------------
+
+# Names with line breaks, escape sequences and other control characters, up to far past any limit.
+HOSTILE_NAMES = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=5000)
+# Decimal digits that are not 0-9: Arabic-Indic, fullwidth, Devanagari... (JSON Schema's \d is ASCII).
+FOREIGN_DIGITS = st.text(
+    st.characters(categories=["Nd"]).filter(lambda c: c not in "0123456789"),
+    min_size=1,
+    max_size=6,
+)
+
+
+@pytest.fixture
+def comparisons(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of every name the surface compares against a tool's argument names."""
+    made: list[int] = []
+    real = difflib.get_close_matches
+
+    def counted(word: str, possibilities: Any, *args: Any, **kwargs: Any) -> list[str]:
+        made.append(len(word))
+        return real(word, possibilities, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    return made
+
+
+@pytest.mark.parametrize(("server", "tool"), EVERY_TOOL)
+def test_hostile_argument_names_cost_bounded_work_and_come_back_escaped(
+    portal: Portal, server: str, tool: Tool, comparisons: list[int]
+) -> None:
+    known = set(tool.input_schema["properties"])
+    floods = st.integers(min_value=1, max_value=3000).map(lambda count: {f"k{n}": 1 for n in range(count)})
+    hostile = st.dictionaries(HOSTILE_NAMES.filter(lambda name: name not in known), JSON_VALUES, min_size=1)
+
+    @FUZZ
+    @given(from_schema(tool.input_schema), floods | hostile)
+    def check(arguments: dict[str, Any], unknown: dict[str, Any]) -> None:
+        comparisons.clear()
+        text = call(portal, server, tool, arguments | unknown)
+        assert text.startswith("ERROR ")
+        assert len(text) <= MAX_ERROR_CHARS
+        assert not any(unicodedata.category(c) == "Cc" and c != "\n" for c in text)
+        lines = text.removeprefix("ERROR ").splitlines()
+        assert any(line.startswith(printable(name, 24)) for name in unknown for line in lines)
+        assert len(comparisons) <= UNKNOWN_NAMES_COMPARED
+        assert all(length <= 64 for length in comparisons)
+
+    check()
+
+
+def test_digits_other_than_0_to_9_are_refused(portal: Portal) -> None:
+    tool = next(tool for _, tool in TOOLS if tool.name == "math_add_numbers")
+
+    @FUZZ
+    @given(FOREIGN_DIGITS)
+    def check(digits: str) -> None:
+        text = call(portal, "basics", tool, {"numbers": [1, digits]})
+        assert text.startswith("ERROR numbers[1] must be a finite number or a decimal number written as text")
+
+    check()
+
+
+def test_numbers_up_to_80_digits_add_exactly_and_longer_ones_are_refused(portal: Portal) -> None:
+    tool = next(tool for _, tool in TOOLS if tool.name == "math_add_numbers")
+    integers = st.integers(min_value=1, max_value=400).flatmap(
+        lambda digits: st.integers(min_value=10 ** (digits - 1), max_value=10**digits - 1)
+    )
+
+    @FUZZ
+    @given(st.lists(integers, min_size=2, max_size=100))
+    def check(numbers: list[int]) -> None:
+        text = call(portal, "basics", tool, {"numbers": numbers})
+        longest = max(len(str(number)) for number in numbers)
+        if longest <= 80:
+            assert text == str(sum(numbers))
+        else:
+            assert "digits written out; each number may have at most 80." in text, text
+
+    check()
+
+
+def test_per_core_figures_always_fit_the_bound_and_stay_valid(
+    portal: Portal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tool = next(tool for _, tool in TOOLS if tool.name == "system_get_cpu_usage")
+    assert tool.output_schema is not None
+    valid = Draft202012Validator(tool.output_schema)
+    loop, clients = portal
+
+    @FUZZ
+    @given(
+        st.lists(st.floats(min_value=0, max_value=100), min_size=1, max_size=512),
+        st.integers(min_value=200, max_value=5000),
+    )
+    def check(sample: list[float], bound: int) -> None:
+        monkeypatch.setattr(psutil, "cpu_percent", lambda interval, percpu: sample)
+        monkeypatch.setenv("MCP_MAX_RESULT_CHARS", str(bound))
+        result: CallToolResult = loop.call(
+            clients["basics"].call_tool, tool.name, {"interval_seconds": 0.1, "per_core": True}
+        )
+        assert not result.is_error, result.content
+        text = "".join(block.text for block in result.content if block.type == "text")
+        assert len(text) <= bound
+        assert result.structured_content is not None
+        valid.validate(result.structured_content)
+        shown = result.structured_content["per_core_percent"]
+        assert shown == sample[: len(shown)]
+        if len(shown) < len(sample):
+            assert f"{len(sample) - len(shown)} of {len(sample)} per-core figures cut" in text
 
     check()

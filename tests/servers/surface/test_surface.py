@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from importlib import metadata
 from typing import Annotated, Literal
 
 import pytest
@@ -12,7 +13,17 @@ from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from instruments.tokens import ESTIMATE, count_tokens, definition_tokens
-from servers.surface import LOCAL_READ_ONLY, Reply, ToolFailure, ToolServer, bound_text, clean_schema
+from servers.surface import (
+    LOCAL_READ_ONLY,
+    Reply,
+    ToolFailure,
+    ToolServer,
+    bound_text,
+    clean_schema,
+    closest_argument,
+    max_result_chars,
+)
+from servers.surface.sdk import SDK_VERSIONS_CHECKED
 from tests.support import error_text
 
 
@@ -286,3 +297,60 @@ def test_token_count_falls_back_to_a_labelled_estimate(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(tokens, "_cl100k", lambda: None)
     assert tokens.count_tokens("abcdefgh") == tokens.TokenCount(2, ESTIMATE)
+
+
+async def test_lists_and_calls_through_the_public_methods(server: ToolServer) -> None:
+    # ToolServer keeps its own tools; the SDK must still reach them through list_tools and call_tool
+    # (servers/surface/sdk.py). If it stops doing so, a client sees no tools and calls fail.
+    async with Client(server) as client:
+        listed = (await client.list_tools()).tools
+        result = await client.call_tool("demo_repeat", {"word": "hi"})
+    assert listed == await server.list_tools()
+    assert [tool.name for tool in listed] == ["demo_repeat", "demo_long", "demo_long_data", "demo_fail"]
+    assert result.structured_content == {"text": "hi hi"}
+
+
+async def test_server_info_carries_the_installed_version(server: ToolServer) -> None:
+    async with Client(server) as client:
+        assert client.server_info is not None
+        version = client.server_info.version
+    assert version == metadata.version("mcp-surface-suite")
+
+
+@pytest.mark.parametrize("verb", ["get", "convert", "list", "search", "fetch", "run"])
+def test_a_common_verb_is_refused_as_a_namespace(verb: str) -> None:
+    with pytest.raises(ValueError, match=f"namespace '{verb}' of demo is a common verb"):
+        ToolServer("demo", namespaces=["demo", verb])
+
+
+@pytest.mark.parametrize(
+    ("sent", "meant"),
+    [
+        ("to", "to_unit"),
+        ("from", "from_unit"),
+        ("fromUnit", "from_unit"),
+        ("TO-UNIT", "to_unit"),
+        ("unit", None),  # a word of both: no guess beats a wrong one
+        ("valeu", "value"),
+        ("precision", None),
+    ],
+)
+def test_an_unknown_argument_gets_its_closest_real_name(sent: str, meant: str | None) -> None:
+    assert closest_argument(sent, ["value", "from_unit", "to_unit"]) == meant
+
+
+@pytest.mark.parametrize("raw", ["abc", "0", "199", "-500", "4k"])
+def test_a_bound_that_cannot_work_is_refused_with_the_variable_and_minimum(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("MCP_MAX_RESULT_CHARS", raw)
+    with pytest.raises(ValueError, match="at least 200") as refused:
+        max_result_chars()
+    assert str(refused.value) == (
+        f"MCP_MAX_RESULT_CHARS must be a whole number of characters, at least 200 (default 4000); got {raw!r}."
+    )
+
+
+def test_the_installed_sdk_is_one_sdk_py_was_checked_against() -> None:
+    # An SDK upgrade must come with a fresh read of what servers/surface/sdk.py lists.
+    assert metadata.version("mcp") in SDK_VERSIONS_CHECKED
