@@ -23,7 +23,8 @@ from mcp.client.streamable_http import streamable_http_client
 from starlette.types import ASGIApp
 
 from servers.basics.server import mcp as basics
-from servers.surface.transport import TOKEN_ENV, http_app, parse_arguments
+from servers.surface.http import http_app, http_config
+from servers.surface.transport import TOKEN_ENV, parse_arguments
 from tests.support import initialize
 
 TOKEN = "s3cret-token-for-tests"
@@ -43,7 +44,7 @@ async def serving(app: ASGIApp) -> AsyncIterator[str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        server = uvicorn.Server(http_config(app, host="127.0.0.1", port=port, log_level="warning"))
         task = asyncio.create_task(server.serve(sockets=[sock]))
         try:
             async with asyncio.timeout(10):
