@@ -59,11 +59,12 @@ async def serve_stdio(server: MCPServer[Any], stop: Stop) -> None:
 
     async def write(message: JSONRPCMessage) -> None:
         text = message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-        # Not abandoned on cancellation: a message is written whole or not at all.
-        await anyio.to_thread.run_sync(_write_line, wire_out, text.encode())
+        with anyio.CancelScope(shield=True):  # once begun, a message is written whole
+            await anyio.to_thread.run_sync(_write_line, wire_out, text.encode())
 
     async def read_requests() -> None:
-        async with to_server, lines:
+        # to_server stays open after stdin closes: the SDK cancels the calls in flight once it ends.
+        async with lines:
             async for line in lines:
                 message = parse(line)
                 if isinstance(message, JSONRPCError):
@@ -78,9 +79,9 @@ async def serve_stdio(server: MCPServer[Any], stop: Stop) -> None:
 
     async def write_answers() -> None:
         async for answer in answers:
-            await write(answer.message)
             if isinstance(answer.message, JSONRPCResponse | JSONRPCError) and answer.message.id is not None:
                 in_flight.discard(answer.message.id)
+            await write(answer.message)
 
     threading.Thread(
         target=_read_lines, args=(wire_in, lines_in, anyio.lowlevel.current_token()), daemon=True

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 import anyio
+import anyio.abc
 from mcp.server.mcpserver import MCPServer
 
 TOKEN_ENV = "MCP_BEARER_TOKEN"
@@ -82,8 +83,11 @@ def run_stdio(server: MCPServer[Any]) -> None:
     """Serve over stdin and stdout until stdin closes, Ctrl-C or SIGTERM; exit with 0, 130 or 143."""
     from servers.surface.stdio import serve_stdio
 
-    announce(server, "stdio: waiting for a client on stdin")
-    _run_until_stopped(lambda stop: serve_stdio(server, stop))
+    async def serve(stop: Stop) -> None:
+        announce(server, "stdio: waiting for a client on stdin")
+        await serve_stdio(server, stop)
+
+    _run_until_stopped(serve)
 
 
 def run_http(server: MCPServer[Any], *, host: str, port: int, stateless: bool) -> None:
@@ -107,7 +111,7 @@ def _run_until_stopped(serve: Callable[[Stop], Awaitable[None]]) -> None:
     async def main() -> int:
         stop = Stop()
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(stop.on_signals)
+            await tasks.start(stop.on_signals)
             await serve(stop)
             tasks.cancel_scope.cancel()
         return stop.exit_code
@@ -134,15 +138,25 @@ class Stop:
         self.exit_code = exit_code or self.exit_code
         self.requested.set()
 
-    async def on_signals(self) -> None:
+    async def on_signals(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         if sys.platform == "win32":  # no signal receiver there: Ctrl-C arrives as KeyboardInterrupt
+            task_status.started()
             await anyio.sleep_forever()
         with anyio.open_signal_receiver(*STOPPED_BY) as signals:
+            task_status.started()
             async for number in signals:
                 self.request(STOPPED_BY[signal.Signals(number)])
 
     async def drain(self, in_flight: InFlight[Any]) -> None:
         """Return once nothing is in flight, the grace period is over, or a second signal came."""
+        if in_flight.keys:
+            count = len(in_flight.keys)
+            print(
+                f"Stopping: waiting up to {GRACE_SECONDS:g} s for {count} request{'s' * (count > 1)} "
+                "in progress (press Ctrl-C again to stop now).",
+                file=sys.stderr,
+                flush=True,
+            )
         with self._grace:
             self._grace.deadline = anyio.current_time() + GRACE_SECONDS
             await in_flight.idle()
