@@ -138,7 +138,9 @@ class Stop:
         self.exit_code = exit_code or self.exit_code
         self.requested.set()
 
-    async def on_signals(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+    async def on_signals(
+        self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+    ) -> None:
         if sys.platform == "win32":  # no signal receiver there: Ctrl-C arrives as KeyboardInterrupt
             task_status.started()
             await anyio.sleep_forever()
