@@ -221,6 +221,9 @@ async def test_a_call_in_flight_over_http_is_answered_before_the_server_stops(
         await server.stderr_line("serving MCP over HTTP")
         # The client stays connected with its event stream open, as a host app's does.
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            # Listed first, as a host does: the SDK client checks a result against the listed schema,
+            # and would otherwise list the tools once the server has begun to stop.
+            await client.list_tools()
             pending = asyncio.create_task(client.call_tool("wait_for_gate", {"gate": str(gate)}))
             await started(gate)
             server.process.send_signal(number)
