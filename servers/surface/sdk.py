@@ -24,9 +24,26 @@ Public behaviour the tool surface relies on (no private name involved):
 - `MCPServer(version=...)` is what initialize reports as serverInfo.version.
   Fails first: tests/servers/surface/test_surface.py::test_server_info_carries_the_installed_version.
 
-Private names used by the tool surface: none. The transport's use of the low-level server follows.
+Private names (one):
+
+- `MCPServer._lowlevel_server`: the low-level `Server` behind an MCPServer. The stdio transport
+  (servers/surface/stdio.py) drives it over its own streams, because the SDK's own stdio loop
+  (`MCPServer.run_stdio_async`) cannot be stopped while it waits on stdin: Ctrl-C is ignored until
+  stdin closes. The public alternative, building on the low-level `Server` alone (as mcp-server-time
+  does), would mean giving up MCPServer's request handling that ToolServer builds on.
+  Fails first: tests/servers/surface/test_transport_stdio.py (every server there starts through it).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
+
 SDK_VERSIONS_CHECKED = ("2.3.0",)
+
+
+def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
+    """The low-level server that answers `server`'s requests over any pair of message streams."""
+    return server._lowlevel_server

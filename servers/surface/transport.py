@@ -1,48 +1,36 @@
-"""How a server is reached: stdio for a host app on this machine, or Streamable HTTP.
+"""How a server is reached, and how it stops.
 
-Every server's `python -m servers.<name>` goes through `parse_arguments`, then `run_stdio` or
-`run_http`. Over stdio, a line that is not a JSON-RPC message gets a JSON-RPC error back instead of
-silence, so a client that sent a malformed request learns why rather than waiting forever, and a
-client that writes its requests and closes stdin at once still gets every answer.
-HTTP is safe by default: it listens on 127.0.0.1, where the SDK turns on its DNS-rebinding
-protection (a foreign Host gets 421, a foreign Origin 403), and with MCP_BEARER_TOKEN set every
-request must carry that token or gets 401 before anything else runs.
+Every server's `python -m servers.<name>` goes through `parse_arguments`, then `run_stdio` (a host app
+on this machine talks over stdin and stdout: servers/surface/stdio.py) or `run_http` (Streamable HTTP
+at http://HOST:PORT/mcp: servers/surface/http.py).
+
+Stopping works the same way for both, and loses nothing: on Ctrl-C (SIGINT), SIGTERM or, over stdio,
+stdin closing, the server takes no new requests, lets those already running finish for up to
+`GRACE_SECONDS`, answers any still unfinished with an error (stdio) or closes their connection
+(HTTP), and exits quietly with 130, 143 or 0. A second Ctrl-C or SIGTERM ends the grace at once.
 """
 
 from __future__ import annotations
 
 import argparse
-import hmac
 import os
+import signal
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Any, Generic, TypeVar
 
 import anyio
-import uvicorn
+import anyio.abc
 from mcp.server.mcpserver import MCPServer
-from mcp.server.stdio import stdio_server
-from mcp.shared.message import SessionMessage
-from mcp_types import (
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    ErrorData,
-    JSONRPCError,
-    JSONRPCRequest,
-    JSONRPCResponse,
-    RequestId,
-)
-from pydantic import ValidationError
-from starlette.responses import PlainTextResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 TOKEN_ENV = "MCP_BEARER_TOKEN"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-# The hosts for which the SDK switches DNS-rebinding protection on by itself.
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-# How long requests already read may still run once stdin has closed.
-DRAIN_SECONDS = 10.0
+# Long enough for a weather call's 6 s upstream deadline; short enough to end before `docker stop`
+# kills at 10 s.
+GRACE_SECONDS = 8.0
+KeyT = TypeVar("KeyT", bound=Hashable)
+STOPPED_BY = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal, as a shell reports it
 
 
 def parse_arguments(server: MCPServer[Any], argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -92,108 +80,107 @@ def _program_name() -> str:
 
 
 def run_stdio(server: MCPServer[Any]) -> None:
-    """Serve over stdin and stdout until stdin closes; what the SDK's run("stdio") does, plus answers."""
-    anyio.run(_serve_stdio, server)
+    """Serve over stdin and stdout until stdin closes, Ctrl-C or SIGTERM; exit with 0, 130 or 143."""
+    from servers.surface.stdio import serve_stdio
 
+    async def serve(stop: Stop) -> None:
+        announce(server, "stdio: waiting for a client on stdin")
+        await serve_stdio(server, stop)
 
-async def _serve_stdio(server: MCPServer[Any]) -> None:
-    # The SDK serves stdio through this object too; MCPServer gives it no public name.
-    lowlevel = server._lowlevel_server
-    async with stdio_server() as (received, replies), anyio.create_task_group() as tasks:
-        to_server, messages = anyio.create_memory_object_stream[SessionMessage | Exception]()
-        from_server, answers = anyio.create_memory_object_stream[SessionMessage]()
-        unanswered: set[RequestId] = set()
-
-        async def answer_malformed_lines() -> None:
-            """Pass messages on to the server; answer each line the transport could not read as one."""
-            async with to_server:
-                async for item in received:
-                    if isinstance(item, Exception):
-                        await replies.send(SessionMessage(rejection(item)))
-                        continue
-                    if isinstance(item.message, JSONRPCRequest):
-                        unanswered.add(item.message.id)
-                    await to_server.send(item)
-                # stdin closed. A client that wrote its requests and closed at once still gets every
-                # answer: the server stops only once each request was answered (or time ran out).
-                with anyio.move_on_after(DRAIN_SECONDS):
-                    while unanswered:
-                        await anyio.sleep(0.01)
-
-        async def relay_answers() -> None:
-            # Ends when the server closes its side; closing stdout's side then lets the process exit.
-            async with replies:
-                async for message in answers:
-                    await replies.send(message)
-                    if isinstance(message.message, JSONRPCResponse | JSONRPCError):
-                        unanswered.discard(message.message.id)
-
-        tasks.start_soon(answer_malformed_lines)
-        tasks.start_soon(relay_answers)
-        await lowlevel.run(messages, from_server, lowlevel.create_initialization_options())
-
-
-def rejection(error: Exception) -> JSONRPCError:
-    """The JSON-RPC error for an unreadable line: a parse error, or an invalid request that carries
-    the request's id when it has one, so the client can match the answer to what it sent."""
-    problems = error.errors() if isinstance(error, ValidationError) else []
-    if any(problem["type"] == "json_invalid" for problem in problems):
-        parse_error = ErrorData(
-            code=PARSE_ERROR, message="Parse error: send one complete JSON object per line."
-        )
-        return JSONRPCError(jsonrpc="2.0", id=None, error=parse_error)
-    # Pydantic reports the whole message as the input of the errors about its missing members.
-    sent = next((problem["input"] for problem in problems if isinstance(problem["input"], dict)), {})
-    request_id = sent.get("id")
-    if isinstance(request_id, bool) or not isinstance(request_id, str | int):
-        request_id = None
-    invalid = ErrorData(
-        code=INVALID_REQUEST,
-        message='Invalid request: a JSON-RPC 2.0 message needs "jsonrpc": "2.0" and a "method", '
-        'plus an "id" for a request and an object as "params".',
-    )
-    return JSONRPCError(jsonrpc="2.0", id=request_id, error=invalid)
-
-
-def http_app(server: MCPServer[Any], *, host: str, stateless: bool, token: str | None) -> ASGIApp:
-    """The server's Streamable HTTP app at /mcp, behind the bearer-token check when a token is set."""
-    # Passing host (and no transport_security) lets the SDK choose: protection on for loopback hosts.
-    app = server.streamable_http_app(stateless_http=stateless, host=host)
-    if token:
-        app.add_middleware(RequireBearerToken, token=token)
-    return app
-
-
-class RequireBearerToken:
-    """ASGI middleware: a request without `Authorization: Bearer <token>` gets 401 and nothing else."""
-
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        self.app = app
-        self.expected = f"Bearer {token}".encode()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            given = dict(scope["headers"]).get(b"authorization", b"")
-            # compare_digest takes as long for a near miss as for a far one, so timing leaks nothing.
-            if not hmac.compare_digest(given, self.expected):
-                refusal = PlainTextResponse(
-                    "Missing or wrong bearer token.", status_code=401, headers={"WWW-Authenticate": "Bearer"}
-                )
-                await refusal(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+    _run_until_stopped(serve)
 
 
 def run_http(server: MCPServer[Any], *, host: str, port: int, stateless: bool) -> None:
-    """Serve over Streamable HTTP until interrupted; warn when the address is open and unguarded."""
-    token = os.environ.get(TOKEN_ENV) or None
-    if host not in LOOPBACK_HOSTS and token is None:
-        print(
-            f"WARNING: serving {server.name} on {host}:{port} without a bearer token: anyone who can "
-            f"reach this address can call every tool, and DNS-rebinding protection is off for it. "
-            f"Set {TOKEN_ENV}, or use --host 127.0.0.1.",
-            file=sys.stderr,
-            flush=True,
-        )
-    app = http_app(server, host=host, stateless=stateless, token=token)
-    uvicorn.run(app, host=host, port=port, log_level=server.settings.log_level.lower())
+    """Serve over Streamable HTTP until Ctrl-C or SIGTERM; exit with 130 or 143."""
+    # Imported here, so a stdio server never loads the web server.
+    from servers.surface.http import bearer_token, serve_http
+
+    token = bearer_token(os.environ.get(TOKEN_ENV))
+    _run_until_stopped(
+        lambda stop: serve_http(server, stop, host=host, port=port, stateless=stateless, token=token)
+    )
+
+
+def announce(server: MCPServer[Any], how: str) -> None:
+    """One line on stderr that tells a person who started the server by hand that it is alive."""
+    version = getattr(server, "version", "") or "(no version)"
+    print(f"{server.name} {version} serving MCP over {how} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+
+
+def _run_until_stopped(serve: Callable[[Stop], Awaitable[None]]) -> None:
+    async def main() -> int:
+        stop = Stop()
+        async with anyio.create_task_group() as tasks:
+            await tasks.start(stop.on_signals)
+            await serve(stop)
+            tasks.cancel_scope.cancel()
+        return stop.exit_code
+
+    try:
+        code = anyio.run(main)
+    except KeyboardInterrupt:  # Ctrl-C before the signal handler is in place, or where it cannot be
+        code = STOPPED_BY[signal.SIGINT]
+    sys.exit(code)
+
+
+class Stop:
+    """Why and when the server stops; the transports wait on `requested` and call `drain`."""
+
+    def __init__(self) -> None:
+        self.requested = anyio.Event()
+        self.exit_code = 0
+        self._grace = anyio.CancelScope()
+
+    def request(self, exit_code: int) -> None:
+        """Stop (again): the first call starts the grace period, a later one ends it."""
+        if self.requested.is_set():
+            self._grace.cancel()
+        self.exit_code = exit_code or self.exit_code
+        self.requested.set()
+
+    async def on_signals(
+        self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+    ) -> None:
+        if sys.platform == "win32":  # no signal receiver there: Ctrl-C arrives as KeyboardInterrupt
+            task_status.started()
+            await anyio.sleep_forever()
+        with anyio.open_signal_receiver(*STOPPED_BY) as signals:
+            task_status.started()
+            async for number in signals:
+                self.request(STOPPED_BY[signal.Signals(number)])
+
+    async def drain(self, in_flight: InFlight[Any]) -> None:
+        """Return once nothing is in flight, the grace period is over, or a second signal came."""
+        if in_flight.keys:
+            count = len(in_flight.keys)
+            print(
+                f"Stopping: waiting up to {GRACE_SECONDS:g} s for {count} request{'s' * (count > 1)} "
+                "in progress (press Ctrl-C again to stop now).",
+                file=sys.stderr,
+                flush=True,
+            )
+        with self._grace:
+            self._grace.deadline = anyio.current_time() + GRACE_SECONDS
+            await in_flight.idle()
+
+
+class InFlight(Generic[KeyT]):
+    """The requests being served right now, so a stop can wait until they are done."""
+
+    def __init__(self) -> None:
+        self.keys: set[KeyT] = set()
+        self._idle = anyio.Event()
+        self._idle.set()
+
+    def add(self, key: KeyT) -> None:
+        if self._idle.is_set():
+            self._idle = anyio.Event()
+        self.keys.add(key)
+
+    def discard(self, key: KeyT) -> None:
+        self.keys.discard(key)
+        if not self.keys:
+            self._idle.set()
+
+    async def idle(self) -> None:
+        await self._idle.wait()

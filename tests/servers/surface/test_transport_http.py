@@ -23,7 +23,8 @@ from mcp.client.streamable_http import streamable_http_client
 from starlette.types import ASGIApp
 
 from servers.basics.server import mcp as basics
-from servers.surface.transport import TOKEN_ENV, http_app, parse_arguments
+from servers.surface.http import http_app, http_config
+from servers.surface.transport import TOKEN_ENV, parse_arguments
 from tests.support import initialize
 
 TOKEN = "s3cret-token-for-tests"
@@ -43,7 +44,7 @@ async def serving(app: ASGIApp) -> AsyncIterator[str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        server = uvicorn.Server(http_config(app, host="127.0.0.1", port=port, log_level="warning"))
         task = asyncio.create_task(server.serve(sockets=[sock]))
         try:
             async with asyncio.timeout(10):
@@ -131,6 +132,22 @@ async def test_a_request_with_the_token_is_served(guarded_url: str) -> None:
         )
     assert answer.status_code == 200
     assert answer.headers["mcp-session-id"]
+
+
+@pytest.mark.parametrize("scheme", ["bearer", "BEARER", "Bearer "])
+async def test_the_scheme_is_read_in_any_case(guarded_url: str, scheme: str) -> None:
+    async with httpx.AsyncClient() as http:
+        answer = await http.post(
+            guarded_url, json=INITIALIZE, headers={**HEADERS, "Authorization": f"{scheme} {TOKEN}"}
+        )
+    assert answer.status_code == 200
+
+
+async def test_two_authorization_headers_are_refused(guarded_url: str) -> None:
+    twice = [*HEADERS.items(), ("Authorization", f"Bearer {TOKEN}"), ("Authorization", "Bearer other")]
+    async with httpx.AsyncClient() as http:
+        answer = await http.post(guarded_url, json=INITIALIZE, headers=twice)
+    assert answer.status_code == 401
 
 
 async def test_sdk_client_calls_a_tool_with_the_token(guarded_url: str) -> None:
@@ -237,6 +254,22 @@ async def test_binding_every_address_without_a_token_warns_on_stderr() -> None:
 async def test_binding_every_address_with_a_token_does_not_warn() -> None:
     async with spawned("--host", "0.0.0.0", "--port", str(free_port()), token=TOKEN) as stderr:
         assert not any("WARNING" in line for line in stderr)
+
+
+@pytest.mark.parametrize("token", ["", "   ", "two words", "tab\there"])
+async def test_a_token_no_client_can_send_stops_the_start_with_one_line(token: str) -> None:
+    env = {**os.environ, TOKEN_ENV: token}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "servers.basics", "--transport", "http", "--port", str(free_port()),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )  # fmt: skip
+    async with asyncio.timeout(20):
+        _, stderr = await process.communicate()
+    assert process.returncode == 2
+    lines = stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"{TOKEN_ENV} is set but is not a token a client can send")
 
 
 async def test_help_names_the_command_and_every_option() -> None:

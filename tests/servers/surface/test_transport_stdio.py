@@ -142,3 +142,23 @@ async def test_eof_in_the_middle_of_a_message_exits_cleanly(server: StdioServer)
     assert server.process.stderr is not None
     stderr = await server.process.stderr.read()
     assert b"Traceback" not in stderr
+
+
+async def test_a_request_the_sdk_cannot_read_is_answered_with_its_id(server: StdioServer) -> None:
+    huge = "9" * 5000  # over Python's 4,300-digit limit for turning text into an int
+    await server.write(
+        b'{"jsonrpc": "2.0", "id": 15, "method": "tools/call", "params": {"a": %s}}\n' % huge.encode()
+    )
+    await server.write(
+        b'{"jsonrpc": "2.0", "id": "s-16", "method": "tools/call", "params": {"a": "\\ud800"}}\n'
+    )
+    too_long = (await server.answer(15))["error"]
+    surrogate = (await server.answer("s-16"))["error"]
+    assert too_long["code"] == surrogate["code"] == PARSE_ERROR
+    assert "more than 4300 digits" in too_long["message"]
+    assert "lone surrogate" in surrogate["message"]
+    # An id that cannot be sent back as it came gets an anonymous answer, as before.
+    await server.write(b'{"jsonrpc": "2.0", "id": %s, "method": "tools/list"}\n' % huge.encode())
+    await server.write(b'{"jsonrpc": "2.0", "id": "\\udc00", "method": "tools/list"}\n')
+    assert await server.anonymous_errors(2) == [PARSE_ERROR] * 2
+    await still_serving(server, 17)
