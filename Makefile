@@ -45,7 +45,7 @@ docs-check: $(STAMP)
 AUDITED := convert basics weather
 audit: $(STAMP)
 	$(PY) -m instruments.audit --fail-under 100 $(foreach s,$(AUDITED),--requests servers/$(s)/requests.jsonl) \
-		$(foreach s,$(AUDITED),-- $(PY) -m servers.$(s))
+		$(foreach s,$(AUDITED),--server "$(PY) -m servers.$(s)")
 
 # Measure every server against a bare SDK server; prints the table, writes docs/benchmarks.md. Not in CI.
 bench: $(STAMP)
