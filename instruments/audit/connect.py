@@ -31,9 +31,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
-import mcp_types
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, Tool
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from instruments.clients import MAX_PAGES, first_cause, list_all_tools
 
@@ -42,7 +41,6 @@ CREDENTIAL_NAME = re.compile(
     re.IGNORECASE,
 )
 STRAY_QUOTE_CHARS = 120
-_LOOSE_PAGE: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 
 class Unreachable(Exception):
@@ -206,8 +204,12 @@ async def _lenient_tools(client: Client, where: str) -> tuple[list[Tool], dict[s
     problems: dict[str, str] = {}
     cursor: str | None = None
     for _ in range(MAX_PAGES):
-        params = mcp_types.PaginatedRequestParams(cursor=cursor) if cursor else None
-        page = await client.session.send_request(mcp_types.ListToolsRequest(params=params), _LOOSE_PAGE)
+        # The raw reply: the session's own send_request validates it against the spec, which is
+        # exactly what this reading must not do.
+        raw = await client.session._dispatcher.send_raw_request(
+            "tools/list", {"cursor": cursor} if cursor else None, {}
+        )
+        page = raw if isinstance(raw, dict) else {}
         for entry in page.get("tools") or []:
             tool, problem = _repaired(entry)
             if tool is None:

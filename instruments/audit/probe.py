@@ -34,7 +34,7 @@ Each answer is judged on:
 - no echo: no run of more than 32 characters of a long text that was sent (the overlong probe only).
 - no splicing: no query or shell parser error about a value that was sent (`near "probe": syntax
   error`, `no such column: probe`, `sh: 1: probe: not found`): the argument reached code.
-- survives: the server still answers tools/list afterwards.
+- survives: the server still answers tools/list afterwards (any answer, even an invalid one).
 
 An error that does not name the argument is "inconclusive", not a pass or a fail, when something
 else may explain it: the valid call failed too, or the call also lacked other required arguments.
@@ -402,10 +402,15 @@ class Prober:
         return ("error result" if result.is_error else "success result"), reply_text(result)
 
     async def _answers(self) -> bool:
+        """Whether the server still answers tools/list; any answer, even an invalid one, shows it is alive."""
         try:
             with anyio.fail_after(self.timeout):
                 await self.client.list_tools(cache_mode="refresh")
-        except Exception:  # whatever the transport raises, a server that cannot list its tools is gone
+        except ValidationError:
+            return True
+        except MCPError as exc:
+            return exc.code not in (CONNECTION_CLOSED, REQUEST_TIMEOUT)
+        except Exception:  # whatever the transport raises, a server that cannot answer is gone
             return False
         return True
 

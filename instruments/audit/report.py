@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from instruments.audit.costs import CONVERSATION_REQUESTS
-from instruments.audit.findings import Audit, Check, Selection, ServerAudit, cap
+from instruments.audit.findings import Audit, Check, Selection, ServerAudit
 from instruments.console import printable
 
 MARK = {"pass": "✓", "fail": "✗", "n/a": "-", "inconclusive": "?"}
@@ -166,7 +166,7 @@ def _server(console: Console, server: ServerAudit) -> None:
         table.add_column(column)
     failed = sorted((row for row in rows if row[1]), key=lambda row: -row[1])
     for check, count, applicable, tools in failed:
-        examples = "; ".join(f"{name}: {cap(found.evidence, 80)}" for name, found in tools[:EXAMPLES])
+        examples = "; ".join(f"{name}: {_clip(found.evidence, 70)}" for name, found in tools[:EXAMPLES])
         table.add_row(safe(check.label), f"{count} of {applicable}", safe(examples))
     if failed:
         console.print(table)
@@ -177,6 +177,10 @@ def _server(console: Console, server: ServerAudit) -> None:
         console.print("Every check that applies passes on every tool.")
     _skipped(console, server)
     _detail(console, server)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _skipped(console: Console, server: ServerAudit) -> None:
