@@ -50,7 +50,7 @@ audit: $(STAMP)
 # Install the pinned real servers (PyPI, npm) into .cache/audit-corpus, audit each in a sandbox, write
 # docs/audit-corpus.md. Needs the network; not in CI.
 audit-corpus: $(STAMP)
-	$(PY) -m instruments.audit.corpus --record tests/instruments/audit/recordings
+	$(PY) -m instruments.audit.corpus --record tests/instruments/audit/recordings --before instruments/audit/corpus-scores-before.json
 
 # Measure every server against a bare SDK server; prints the table, writes docs/benchmarks.md. Not in CI.
 bench: $(STAMP)

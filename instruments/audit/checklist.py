@@ -14,11 +14,12 @@ when not; describe every parameter; namespace names; return actionable errors), 
   service's tools could start with it. Otherwise the server's own name or a domain word is.
 - says_what: the first sentence has at least 5 words, at least 2 of them content words beyond the
   name's own words, so it is not the name restated.
-- says_when: some sentence says when to use it ("Use it when/to/for ...", "useful for ...",
-  "whenever the user ...", "for questions about ...").
+- says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
+  for ...", "can be used for ...", "whenever the user ...", "for questions about ...").
 - says_when_not: some sentence says when not to, or where the tool stops: "do not use", "not for",
   a deprecation ("DEPRECATED", "use X instead"), a limit ("only works within ...", "cannot ...",
-  "at most 100 ..."). A rate limit on the model ("not more than 3 times per question") is not one.
+  "at most 100 ...", "the operation will fail if ...", "must be within ..."), or "call this tool ...
+  unless ...". A rate limit on the model ("not more than 3 times per question") is not one.
 - params_described: every top-level parameter has a description.
 - schema_closed: the input schema sets additionalProperties: false.
 - required_declared: every parameter without a default is listed in `required`.
@@ -63,16 +64,18 @@ GENERIC_VERBS = frozenset({
     "copy", "insert", "generate", "download", "upload", "post", "put", "patch", "calculate", "compute",
     "parse", "format", "export", "import", "analyze", "analyse", "validate", "resolve", "navigate",
     "take", "select", "type", "click", "press", "handle", "manage", "apply", "merge", "push", "pull",
+    "append", "retrieve", "switch", "browse", "scan", "summarize", "summarise",
 })
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 5, 2
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 WHEN = re.compile(
-    r"\b(use (it|this|this tool|this function|when|whenever|for|if|to|after|before)"
-    r"|call (it|this|this tool|this function)? ?(when|whenever|for|if|to|after|before)"
+    r"\b(use (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
+    r"|call (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
+    r"|can be used (for|to|when)"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
-    r"|(useful|helpful|ideal|best|good|designed|intended|meant) (for|when|to)"
+    r"|(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
     r"|in (situations|cases) where)\b",
     re.IGNORECASE,
@@ -84,7 +87,8 @@ WHEN_NOT = re.compile(
     r"|\b(cannot|can't|can not|will not|won't|does not|doesn't) (be used|work|handle|support|access|read|write|follow|"
     r"return|modify|change|create|delete|search|run|fetch|execute)\b"
     r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?:?) \d"
-    r"|\b(fails|will fail|errors?) (if|when|for)\b",
+    r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
+    r"|\bcall this (tool|function)\b[^.]*\bunless\b",
     re.IGNORECASE,
 )
 # A limit on how often the model may call is not a limit of the tool; it does not say when not to.
@@ -96,14 +100,55 @@ RATE_LIMIT = re.compile(
 QUOTED = r"(?:['\"`][\w./-]+['\"`])"
 CLOSED_SET = re.compile(
     r"\bone of\b|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b"
-    r"|\boptions (are|include)\b|\bmust be (either )?" + QUOTED + r"|\beither " + QUOTED + r" or " + QUOTED
-    + r"|" + QUOTED + r"(?:, " + QUOTED + r")*,? or " + QUOTED,
+    r"|\boptions (are|include)\b|\bmust be (either )?"
+    + QUOTED
+    + r"|\beither "
+    + QUOTED
+    + r" or "
+    + QUOTED
+    + r"|"
+    + QUOTED
+    + r"(?:, "
+    + QUOTED
+    + r")*,? or "
+    + QUOTED
+    # Options each quoted inside a phrase: "local branches ('local'), remote ('remote') or all ('all')".
+    + r"|"
+    + QUOTED
+    + r"[^'\"`]{0,40}"
+    + QUOTED
+    + r"[^'\"`]{0,40}\bor\b[^'\"`]{0,40}"
+    + QUOTED,
     re.IGNORECASE,
 )
-COUNT_WORDS = frozenset({
-    "head", "tail", "count", "limit", "max", "min", "size", "page", "per", "offset", "index", "depth",
-    "lines", "line", "top", "n", "num", "number", "length", "timeout", "retries", "results", "items", "k",
-})
+COUNT_WORDS = frozenset(
+    {
+        "head",
+        "tail",
+        "count",
+        "limit",
+        "max",
+        "min",
+        "size",
+        "page",
+        "per",
+        "offset",
+        "index",
+        "depth",
+        "lines",
+        "line",
+        "top",
+        "n",
+        "num",
+        "number",
+        "length",
+        "timeout",
+        "retries",
+        "results",
+        "items",
+        "k",
+    }
+)
 PROSE_BOUND = re.compile(
     r"\b(max(imum)?|min(imum)?|at most|at least|up to|between|range|from \d+ to)\b:?\s*\(?-?\d", re.IGNORECASE
 )
@@ -113,8 +158,10 @@ STRUCTURED = re.compile(
 HIJACK = (
     (re.compile(r"<\s*important\s*>", re.IGNORECASE), "hidden-instruction tag"),
     (
-        re.compile(r"\balways (call|use|run|invoke|prefer)\b|\byou must\b|\byou (should|need to) always\b",
-                   re.IGNORECASE),
+        re.compile(
+            r"\balways (call|use|run|invoke|prefer)\b|\byou must\b|\byou (should|need to) always\b",
+            re.IGNORECASE,
+        ),
         "standing order",
     ),
     (
@@ -296,7 +343,8 @@ def _required_declared(schema: dict[str, Any], params: dict[str, dict[str, Any]]
 
 def _numbers_bounded(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
     numbers = {
-        name: [m for m in members(schema, node) if _must_be_bounded(name, node, m)] for name, node in params.items()
+        name: [m for m in members(schema, node) if _must_be_bounded(name, node, m)]
+        for name, node in params.items()
     }
     numbers = {name: nodes for name, nodes in numbers.items() if nodes}
     if not numbers:

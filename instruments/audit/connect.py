@@ -148,7 +148,9 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
             transport: Any = streamable_http_client(target.url, http_client=http)
         else:
             command, *args = target.command
-            parameters = StdioServerParameters(command=command, args=args, env=dict(target.env), cwd=target.cwd)
+            parameters = StdioServerParameters(
+                command=command, args=args, env=dict(target.env), cwd=target.cwd
+            )
             transport = _stdio(parameters, errlog, stray)
         client = Client(transport, read_timeout_seconds=timeout)
         # The deadline covers the whole start-up, retries included; it is lifted once the session is
@@ -158,7 +160,9 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
             try:
                 await client.__aenter__()
             except Exception as exc:  # every transport fails differently; each becomes one readable sentence
-                raise Unreachable(_reason(target, exc, timeout, _last_line(errlog), statuses, stray)) from None
+                raise Unreachable(
+                    _reason(target, exc, timeout, _last_line(errlog), statuses, stray)
+                ) from None
             started = True
             scope.deadline = math.inf
             try:

@@ -143,10 +143,16 @@ def expand(words: Sequence[str], places: dict[str, str]) -> list[str]:
 
 
 async def audit_one(target: Target, place: Path | None) -> tuple[Reading, list[str]]:
-    """Start, list (no calls), fingerprint; then the full audit, fingerprint again."""
-    await read_all([target], probe=False, timeout=TIMEOUT)
-    before = fingerprint(place) if place else {}
-    (reading,) = await read_all([target], probe=True, timeout=TIMEOUT, permission=Permission())
+    """Start and list, fingerprint the sandbox, probe (safe by default), fingerprint again."""
+    before: dict[str, str] = {}
+
+    def snapshot() -> None:
+        before.update(fingerprint(place) if place else {})
+
+    (reading,) = await read_all(
+        [target], probe=True, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
+    )
+    # The server is stopped by now, so whatever it wrote has landed.
     after = fingerprint(place) if place else {}
     return reading, changes(before, after)
 
@@ -162,8 +168,19 @@ def row(name: str, package: str, server: ServerAudit, changed: list[str], second
         probe = "environment failure"
     else:
         probe = f"{score.probe_passed}/{score.probe_applicable}" if score.probed else "none scored"
-    return Row(name, package, len(server.tools), server.cost.anthropic, score.value, probe, sent, skipped,
-               changed, findings, seconds)
+    return Row(
+        name,
+        package,
+        len(server.tools),
+        server.cost.anthropic,
+        score.value,
+        probe,
+        sent,
+        skipped,
+        changed,
+        findings,
+        seconds,
+    )
 
 
 def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, float]) -> str:
@@ -172,9 +189,11 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         "",
         "Written by `make audit-corpus` (`python -m instruments.audit.corpus`): every server pinned in",
         "`instruments/audit/corpus.json`, installed from PyPI and npm into `.cache/audit-corpus/`, audited",
-        "alone in a throwaway sandbox with the default (safe) settings. \"Sandbox\" is what the probe changed",
-        "there, from a hash of every file before and after (files a server creates on start are not",
-        "counted). Scores: `instruments/audit/score.py`; checks: [audit.md](audit.md).",
+        'alone in a throwaway sandbox with the default (safe) settings. "Sandbox" is what changed there',
+        "between the moment the server had started and listed its tools and the moment it had stopped",
+        "after the probe, from a hash of every file (HOME and TMPDIR point into the sandbox too).",
+        '"Was": the audit before this rework, checklist only (its probe executed tools with side',
+        "effects, so it was not run again). Scores: `instruments/audit/score.py`; checks: [audit.md](audit.md).",
         "",
     ]
     header = "| Server | Package | Tools | Tokens | Score | Probe passed | Calls sent / skipped | Sandbox | Top findings (tools failing) |"
@@ -212,33 +231,57 @@ def recording(reading: Reading) -> dict[str, Any]:
 
 
 def corpus_command(argv: Sequence[str]) -> int:
-    parse = argparse.ArgumentParser(prog="python -m instruments.audit.corpus", description=__doc__.split("\n")[0])
-    parse.add_argument("--cache", type=Path, default=REPO / ".cache/audit-corpus", help="where servers install")
-    parse.add_argument("--output", type=Path, default=REPO / "docs/audit-corpus.md", help="the table to write")
-    parse.add_argument("--only", action="append", default=[], metavar="NAME", help="audit only NAME (repeatable)")
-    parse.add_argument("--record", type=Path, metavar="DIR", help="write tools/list and replies per server to DIR")
-    parse.add_argument("--before", type=Path, metavar="JSON", help="earlier scores {name: score} to show beside")
+    parse = argparse.ArgumentParser(
+        prog="python -m instruments.audit.corpus", description=__doc__.split("\n")[0]
+    )
+    parse.add_argument(
+        "--cache", type=Path, default=REPO / ".cache/audit-corpus", help="where servers install"
+    )
+    parse.add_argument(
+        "--output", type=Path, default=REPO / "docs/audit-corpus.md", help="the table to write"
+    )
+    parse.add_argument(
+        "--only", action="append", default=[], metavar="NAME", help="audit only NAME (repeatable)"
+    )
+    parse.add_argument(
+        "--record", type=Path, metavar="DIR", help="write tools/list and replies per server to DIR"
+    )
+    parse.add_argument(
+        "--before", type=Path, metavar="JSON", help="earlier scores {name: score} to show beside"
+    )
     args = parse.parse_args(argv)
-    servers = [s for s in json.loads(CORPUS.read_text())["servers"] if not args.only or s["name"] in args.only]
+    args.cache = args.cache.resolve()  # servers start inside their sandboxes, so paths must not be relative
+    servers = [
+        s for s in json.loads(CORPUS.read_text())["servers"] if not args.only or s["name"] in args.only
+    ]
     started = time.monotonic()
     install(args.cache, servers)
     before = json.loads(args.before.read_text()) if args.before else {}
-    places = {"venv_mcp2": str(args.cache / "venv-mcp2"), "venv_mcp1": str(args.cache / "venv-mcp1"),
-              "node_modules": str(args.cache / "npm/node_modules")}
+    places = {
+        "venv_mcp2": str(args.cache / "venv-mcp2"),
+        "venv_mcp1": str(args.cache / "venv-mcp1"),
+        "node_modules": str(args.cache / "npm/node_modules"),
+    }
     rows = []
     for server in servers:
         place = sandbox(args.cache, server["name"], server.get("fixture"))
         here = {**places, "sandbox": str(place)}
         given = {key: value.format(**here) for key, value in server.get("env", {}).items()}
-        environment, _ = server_environment(os.environ, {**given, "HOME": str(place / "home"),
-                                                          "TMPDIR": str(place / "tmp")})
+        environment, _ = server_environment(
+            os.environ, {**given, "HOME": str(place / "home"), "TMPDIR": str(place / "tmp")}
+        )
         target = Target(command=tuple(expand(server["command"], here)), env=environment, cwd=str(place))
         package = f"{server['package']}@{server['version']}"
         rows.append(_audit_row(server["name"], package, target, place, args.record))
-        print(f"{server['name']:<20} {rows[-1].score:5.1f} {rows[-1].seconds:6.1f} s {rows[-1].error[:80]}", flush=True)
+        print(
+            f"{server['name']:<20} {rows[-1].score:5.1f} {rows[-1].seconds:6.1f} s {rows[-1].error[:80]}",
+            flush=True,
+        )
     ours = []
     for name in OURS:
-        target = Target(command=(sys.executable, "-m", f"servers.{name}"), env=dict(os.environ), cwd=str(REPO))
+        target = Target(
+            command=(sys.executable, "-m", f"servers.{name}"), env=dict(os.environ), cwd=str(REPO)
+        )
         ours.append(_audit_row(name, "this repository", target, None, None))
     total = time.monotonic() - started
     args.output.write_text(markdown(rows, ours, total, before))
@@ -255,7 +298,9 @@ def _audit_row(name: str, package: str, target: Target, place: Path | None, reco
     (server,) = audit_readings([reading]).servers
     if record:
         record.mkdir(parents=True, exist_ok=True)
-        (record / f"{name}.json").write_text(json.dumps(recording(reading), indent=1, ensure_ascii=False) + "\n")
+        (record / f"{name}.json").write_text(
+            json.dumps(recording(reading), indent=1, ensure_ascii=False) + "\n"
+        )
     return row(name, package, server, changed, time.monotonic() - began)
 
 

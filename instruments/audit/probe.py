@@ -49,9 +49,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
-
 import anyio
+import jsonschema
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, Tool
@@ -67,6 +66,7 @@ SHORT_CHARS = 400
 ECHO_CHARS = 32
 MAX_DEPTH = 5  # schemas may refer to themselves; placeholders stop nesting here
 VALID_CALL = "valid call"
+ENVIRONMENT_STREAK = 6
 
 INTERNALS = re.compile(
     r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|https?://\S+|\[type=\w+|input_value="
@@ -234,7 +234,9 @@ def _overlong(
     length = max(OVERLONG_CHARS, int(limit or 0) + 1)
     alone = bool(base) or set(required(schema)) <= {name}
     sent = f"{name}=<{length} characters>"
-    return Plan("overlong string", name, {**base, name: overlong(length)}, sent, alone, forbidden=limit is not None)
+    return Plan(
+        "overlong string", name, {**base, name: overlong(length)}, sent, alone, forbidden=limit is not None
+    )
 
 
 def _only_if_refused(schema: dict[str, Any], plan: Plan, needed: list[str]) -> Plan:
@@ -268,7 +270,11 @@ def _only_if_refused(schema: dict[str, Any], plan: Plan, needed: list[str]) -> P
 def _without_closed_objects(node: Any) -> Any:
     """The schema as a server that ignores unknown arguments reads it."""
     if isinstance(node, dict):
-        return {key: _without_closed_objects(value) for key, value in node.items() if key != "additionalProperties"}
+        return {
+            key: _without_closed_objects(value)
+            for key, value in node.items()
+            if key != "additionalProperties"
+        }
     if isinstance(node, list):
         return [_without_closed_objects(value) for value in node]
     return node
@@ -311,14 +317,19 @@ def placeholder(root: dict[str, Any], node: dict[str, Any], depth: int = 0) -> A
 
 def _int(value: Any, default: int) -> int:
     """A schema's length keyword, or `default` when it is missing or not a sane whole number."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100_000 else default
+    return (
+        value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100_000 else default
+    )
 
 
 def inside_bounds(node: dict[str, Any]) -> float:
     """1, moved inside the node's bounds; an exclusive bound is stepped over by one."""
     value = 1.0
-    numbers = {key: node[key] for key in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
-               if isinstance(node.get(key), int | float) and not isinstance(node.get(key), bool)}
+    numbers = {
+        key: node[key]
+        for key in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+        if isinstance(node.get(key), int | float) and not isinstance(node.get(key), bool)
+    }
     if "minimum" in numbers:
         value = max(value, numbers["minimum"])
     if "exclusiveMinimum" in numbers:
@@ -360,6 +371,9 @@ class Prober:
         self.timeout = timeout
         self.permission = permission or Permission()
         self.alive = True
+        # The same error on every call, across tools, is the machine (no browser, no network): after
+        # ENVIRONMENT_STREAK such calls the rest are not sent, since they can only repeat it.
+        self.streak: list[str] = []
 
     async def probe(self, tool: Tool) -> list[ProbeResult]:
         refusal = run_refusal(tool, self.permission)
@@ -380,7 +394,12 @@ class Prober:
             return ProbeResult(
                 plan.probe, plan.argument, plan.sent, "not run", "", probe_checks(plan, "not run", "", False)
             )
+        if len(self.streak) >= ENVIRONMENT_STREAK and len(set(self.streak)) == 1:
+            why = "skipped: every call so far failed with the same error, which more calls would only repeat"
+            return ProbeResult(plan.probe, plan.argument, why, "skipped", "", [])
         reply, text = await self._call(name, plan.arguments)
+        named = bool(plan.argument) and _mentions(plan.argument or "", text)
+        self.streak = [*self.streak, error_shape(text)] if reply == "error result" and not named else []
         self.alive = await self._answers()
         checks = [] if plan.probe == VALID_CALL else probe_checks(plan, reply, text, self.alive, valid)
         return ProbeResult(plan.probe, plan.argument, plan.sent, reply, text, checks)
@@ -413,6 +432,11 @@ class Prober:
         except Exception:  # whatever the transport raises, a server that cannot answer is gone
             return False
         return True
+
+
+def error_shape(text: str) -> str:
+    """An error with its numbers and quoted values blanked, so one cause reads as one text."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", text.strip())[:300]
 
 
 def reply_text(result: CallToolResult) -> str:
@@ -452,7 +476,10 @@ def _error_result(reply: ProbeReply, named: bool, blamable: bool, forbidden: boo
     if reply == "error result":
         if named or blamable:
             return "pass", "isError result"
-        return "inconclusive", "an isError result that does not name the argument; something else may explain it"
+        return (
+            "inconclusive",
+            "an isError result that does not name the argument; something else may explain it",
+        )
     outcomes: dict[ProbeReply, tuple[Status, str]] = {
         "success result": ("fail", "a success result: the bad call went through unnoticed"),
         "protocol error": ("fail", "a JSON-RPC error: the host gets it, the model never sees it"),
@@ -462,7 +489,9 @@ def _error_result(reply: ProbeReply, named: bool, blamable: bool, forbidden: boo
     return outcomes[reply]
 
 
-def _names(argument: str, reply: ProbeReply, named: bool, readable: bool, blamable: bool) -> tuple[Status, str]:
+def _names(
+    argument: str, reply: ProbeReply, named: bool, readable: bool, blamable: bool
+) -> tuple[Status, str]:
     if not readable:
         return "n/a", "the model gets no text"
     if named:
@@ -502,8 +531,10 @@ def _splicing(arguments: dict[str, Any], text: str, readable: bool) -> tuple[Sta
     if not readable:
         return "n/a", "the model gets no text"
     found = SPLICED.search(text)
-    sent = [v for v in arguments.values() if isinstance(v, str)]
-    if found and any(v[:20] in text for v in sent if v):
+    sent = {
+        word for v in arguments.values() if isinstance(v, str) for word in re.findall(r"\w{4,}", v[:2000])
+    }
+    if found and sent & set(re.findall(r"\w{4,}", text)):
         start = max(0, found.start() - 40)
         return "fail", f"a parser error about a value that was sent: {text[start : found.end() + 40]!r}"
     return "pass", "no parser error about a sent value"

@@ -137,10 +137,14 @@ def rollup(server: ServerAudit) -> list[tuple[Check, int, int, list[tuple[str, C
             per_tool[check.id] = check
         for result in tool.probes:
             for check in result.checks:
-                labelled = Check(check.id, check.label, check.status, f"{result.probe}: {check.evidence}", check.why)
-                if check.id not in per_tool or (check.status == "fail" and per_tool[check.id].status != "fail"):
-                    per_tool[check.id] = labelled
-                elif per_tool[check.id].status not in ("pass", "fail") and check.status == "pass":
+                labelled = Check(
+                    check.id, check.label, check.status, f"{result.probe}: {check.evidence}", check.why
+                )
+                if (
+                    check.id not in per_tool
+                    or (check.status == "fail" and per_tool[check.id].status != "fail")
+                    or (per_tool[check.id].status not in ("pass", "fail") and check.status == "pass")
+                ):
                     per_tool[check.id] = labelled
         for key, check in per_tool.items():
             order.setdefault(key, check)
@@ -194,7 +198,9 @@ def _skipped(console: Console, server: ServerAudit) -> None:
                 tools.add(tool.name)
             inconclusive += any(check.status == "inconclusive" for check in result.checks)
     if reasons:
-        console.print(f"Probes skipped for safety: {sum(reasons.values())} calls on {len(tools)} tools, because")
+        console.print(
+            f"Probes skipped for safety: {sum(reasons.values())} calls on {len(tools)} tools, because"
+        )
         for reason, count in reasons.most_common():
             console.print(f"  {count} x {safe(reason)}")
     if inconclusive:
@@ -214,9 +220,13 @@ def _detail(console: Console, server: ServerAudit) -> None:
                 if check.status == "fail":
                     text = " ".join(result.text.split())
                     shown = text if len(text) <= TEXT_PREVIEW else text[: TEXT_PREVIEW - 1] + "…"
-                    findings.append(f"{result.probe} ({result.sent}): {check.label}: {check.evidence}; got: {shown}")
+                    findings.append(
+                        f"{result.probe} ({result.sent}): {check.label}: {check.evidence}; got: {shown}"
+                    )
         if findings:
-            lines.append(f"\n{tool.name}: {tool.cost.anthropic} tokens (Anthropic shape), {tool.cost.openai} (OpenAI)")
+            lines.append(
+                f"\n{tool.name}: {tool.cost.anthropic} tokens (Anthropic shape), {tool.cost.openai} (OpenAI)"
+            )
             lines.extend(f"  ✗ {finding}" for finding in findings)
     if lines:
         console.print("\nPer tool:")
@@ -254,6 +264,6 @@ def _selection(console: Console, selection: Selection) -> None:
             f", runner-up {choice.runner_up} ({choice.runner_up_score:.2f})" if choice.runner_up_score else ""
         )
         console.print(
-            f"  ✗ {safe(json.dumps(choice.text, ensure_ascii=False))}: wanted {safe(choice.expected)}, "
+            f"  ✗ {safe(json.dumps(choice.text, ensure_ascii=False))}: wanted {safe(choice.expected or '')}, "
             f"best {safe(best)}{safe(runner_up)}"
         )

@@ -9,7 +9,7 @@ once, as such, and the probe half of the score is left out rather than scored on
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mcp import Client
@@ -19,7 +19,7 @@ from instruments.audit import costs, setchecks
 from instruments.audit.checklist import check_tool
 from instruments.audit.connect import Target, connect, list_tools
 from instruments.audit.findings import Audit, Check, ProbeResult, ServerAudit, ToolAudit, cap
-from instruments.audit.probe import Permission, Prober
+from instruments.audit.probe import Permission, Prober, error_shape
 from instruments.audit.score import score
 from instruments.audit.selection import Request, check_tools_exist, select
 
@@ -41,38 +41,54 @@ ENVIRONMENT_MIN_CALLS = 3
 
 
 async def read_server(
-    client: Client, target: str, *, probe: bool, timeout: float, permission: Permission | None = None
+    client: Client,
+    target: str,
+    *,
+    probe: bool,
+    timeout: float,
+    permission: Permission | None = None,
+    before_probe: Callable[[], object] | None = None,
 ) -> Reading:
+    """`before_probe` runs between listing and probing (the corpus fingerprints its sandbox there)."""
     info = client.server_info
     label = info.name if info and info.name else target
     tools, problems = await list_tools(client, target)
+    if before_probe is not None:
+        before_probe()
     prober = Prober(client, timeout, permission)
     probes = {tool.name: await prober.probe(tool) for tool in tools} if probe else {}
     return Reading(label, target, tools, probes, probe, problems)
 
 
 async def read_all(
-    targets: Sequence[Target], *, probe: bool, timeout: float, permission: Permission | None = None
+    targets: Sequence[Target],
+    *,
+    probe: bool,
+    timeout: float,
+    permission: Permission | None = None,
+    before_probe: Callable[[], object] | None = None,
 ) -> list[Reading]:
     readings = []
     for target in targets:
         async with connect(target, timeout) as session:
             reading = await read_server(
-                session.client, str(target), probe=probe, timeout=timeout, permission=permission
+                session.client,
+                str(target),
+                probe=probe,
+                timeout=timeout,
+                permission=permission,
+                before_probe=before_probe,
             )
-            readings.append(
-                Reading(**{**reading.__dict__, "stray_stdout": list(session.stray_stdout)})
-            )
+            readings.append(Reading(**{**reading.__dict__, "stray_stdout": list(session.stray_stdout)}))
     return readings
 
 
 def environment_failure(probes: dict[str, list[ProbeResult]]) -> str:
     """The one error every call got, when they all got the same one; else ""."""
-    sent = [result for results in probes.values() for result in results if result.reply not in (
-        "skipped", "not applicable")]
+    sent = [r for results in probes.values() for r in results if r.reply not in ("skipped", "not applicable")]
     if len(sent) < ENVIRONMENT_MIN_CALLS or any(result.reply != "error result" for result in sent):
         return ""
-    shapes = {re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", result.text.strip())[:300] for result in sent}
+    shapes = {error_shape(result.text) for result in sent}
     named = any(result.argument and re.search(re.escape(result.argument), result.text) for result in sent)
     if len(shapes) != 1 or named:
         return ""

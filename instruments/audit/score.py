@@ -67,7 +67,9 @@ def score(tools: list[ToolAudit], probed: bool) -> Score:
     if checklist is None:
         value = 0.0
     elif probed and probe is not None:
-        value = 100 * (CHECKLIST_WEIGHT * checklist + PROBE_WEIGHT * probe) / (CHECKLIST_WEIGHT + PROBE_WEIGHT)
+        value = (
+            100 * (CHECKLIST_WEIGHT * checklist + PROBE_WEIGHT * probe) / (CHECKLIST_WEIGHT + PROBE_WEIGHT)
+        )
     else:
         value = 100 * checklist
     return Score(

@@ -61,7 +61,9 @@ def read_requests(path: Path) -> list[Request]:
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise RequestFileError(f"{path}, line {number}: not UTF-8 text. Save the file as UTF-8.") from None
+            raise RequestFileError(
+                f"{path}, line {number}: not UTF-8 text. Save the file as UTF-8."
+            ) from None
         try:
             entry = json.loads(line)
         except (ValueError, RecursionError):  # bad JSON, an integer past Python's digit limit, deep nesting

@@ -58,7 +58,11 @@ def near_duplicates(tools: Sequence[tuple[str, Tool]]) -> Check:
         return Check("near_duplicates", label, "n/a", "fewer than two tools", why)
     proxy = TfIdf([name_and_description(tool) for _, tool in tools])
     pairs = sorted(
-        ((score, i, j) for (i, j), score in proxy.sharing_pairs().items() if not opposites(tools[i][1], tools[j][1])),
+        (
+            (score, i, j)
+            for (i, j), score in proxy.sharing_pairs().items()
+            if not opposites(tools[i][1], tools[j][1])
+        ),
         reverse=True,
     )
 

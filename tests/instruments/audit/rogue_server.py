@@ -30,21 +30,29 @@ def tools() -> list[dict[str, object]]:
         description += " padding" * 1_250_000
     if "env" in MODES:
         seen = {k: v for k, v in sorted(os.environ.items()) if k.startswith(("AUDIT_", "FAKE_"))}
-        description = f"Reports its environment. Sees: {json.dumps(seen)}."
+        description = f"Reports the environment variables it sees, which are {json.dumps(seen)}."
     listed: list[dict[str, object]] = [
         {
             "name": "rogue_lookup",
             "description": description,
-            "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]},
+            "inputSchema": {
+                "type": "object",
+                "properties": {"title": {"type": "string"}},
+                "required": ["title"],
+            },
             "annotations": {"readOnlyHint": True, "openWorldHint": False},
         }
     ]
     if "escapes" in MODES:
-        listed.append({"name": "rogue\x1b[2J\rname", "description": "Short.\x1b[31m", "inputSchema": {"type": "object"}})
+        listed.append(
+            {"name": "rogue\x1b[2J\rname", "description": "Short.\x1b[31m", "inputSchema": {"type": "object"}}
+        )
     if "no-schema" in MODES:
         listed.append({"name": "rogue_bare", "description": "A tool published without an input schema."})
     if "bad-schema" in MODES:
-        listed.append({"name": "rogue_bad", "description": "A tool with a broken schema.", "inputSchema": {"type": 12}})
+        listed.append(
+            {"name": "rogue_bad", "description": "A tool with a broken schema.", "inputSchema": {"type": 12}}
+        )
     return listed
 
 
@@ -69,7 +77,11 @@ def answer(message: dict[str, object]) -> dict[str, object] | None:
     elif method == "ping":
         result = {}
     else:
-        return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}}
+        return {
+            "jsonrpc": "2.0",
+            "id": message["id"],
+            "error": {"code": -32601, "message": "Method not found"},
+        }
     return {"jsonrpc": "2.0", "id": message["id"], "result": result}
 
 

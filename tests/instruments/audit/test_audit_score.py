@@ -22,7 +22,10 @@ def tool(checklist: list[Check], probe: list[Check]) -> ToolAudit:
 def test_score_weighs_per_check_pass_rates_and_ignores_n_a_and_inconclusive() -> None:
     named = [Check("says_what", "l", "pass", "e", "w"), Check("title_set", "l", "fail", "e", "w")]
     other = [Check("says_what", "l", "fail", "e", "w"), Check("title_set", "l", "n/a", "e", "w")]
-    probe = [Check("error_result", "l", "pass", "e", "w"), Check("names_argument", "l", "inconclusive", "e", "w")]
+    probe = [
+        Check("error_result", "l", "pass", "e", "w"),
+        Check("names_argument", "l", "inconclusive", "e", "w"),
+    ]
     found = score([tool(named, probe), tool(other, probe)], probed=True)
     # Checklist: says_what (weight 3) passes 1 of 2, title_set (weight 1) 0 of 1:
     # C = (3 * 0.5 + 1 * 0) / 4 = 0.375. Probe: error_result 2 of 2, the inconclusive ones unscored: P = 1.
