@@ -15,7 +15,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
 - says_what: the first sentence has at least 5 words, at least 2 of them content words beyond the
   name's own words, so it is not the name restated.
 - says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
-  for ...", "can be used for ...", "whenever the user ...", "for questions about ...").
+  for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
+  used to", which describes rather than chooses.
 - says_when_not: some sentence says when not to, or where the tool stops: "do not use", "not for",
   a deprecation ("DEPRECATED", "use X instead"), a limit ("only works within ...", "cannot ...",
   "at most 100 ...", "the operation will fail if ...", "must be within ..."), or "call this tool ...
@@ -24,8 +25,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
 - schema_closed: the input schema sets additionalProperties: false.
 - required_declared: every parameter without a default is listed in `required`.
 - numbers_bounded: every top-level integer parameter has a minimum and a maximum in the schema, and so
-  does every `number` that is a count, size, index or limit by its name (head, limit, page, per_page,
-  offset, depth, ...) or whose description states a bound in prose ("max: 100"): a bound said only
+  does every `number` that is a count, size, index, id, duration or limit by its name (head, limit,
+  page, per_page, offset, depth, steps, ...) or whose description states a bound in prose ("max: 100"): a bound said only
   in prose does not pass, since nothing enforces it. Other numbers may be any measured value.
 - closed_sets_enum: no string parameter describes a fixed set of options in prose ("one of ...",
   "'local', 'remote' or 'all'", "possible values: ...") without an enum.
@@ -64,7 +65,8 @@ GENERIC_VERBS = frozenset({
     "copy", "insert", "generate", "download", "upload", "post", "put", "patch", "calculate", "compute",
     "parse", "format", "export", "import", "analyze", "analyse", "validate", "resolve", "navigate",
     "take", "select", "type", "click", "press", "handle", "manage", "apply", "merge", "push", "pull",
-    "append", "retrieve", "switch", "browse", "scan", "summarize", "summarise",
+    "append", "retrieve", "switch", "browse", "scan", "summarize", "summarise", "toggle", "trigger",
+    "simulate",
 })
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 5, 2
@@ -73,7 +75,7 @@ SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 WHEN = re.compile(
     r"\b(use (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
     r"|call (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
-    r"|can be used (for|to|when)"
+    r"|can be used (for|when)"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
@@ -123,6 +125,11 @@ CLOSED_SET = re.compile(
 )
 COUNT_WORDS = frozenset(
     {
+        "id",
+        "steps",
+        "duration",
+        "seconds",
+        "delay",
         "head",
         "tail",
         "count",

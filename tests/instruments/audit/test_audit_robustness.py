@@ -274,7 +274,7 @@ def test_the_set_checks_grow_linearly_with_the_number_of_tools(monkeypatch: pyte
 
 def test_a_report_of_a_big_server_stays_bounded_by_its_findings() -> None:
     huge = Tool(
-        name="bulk_huge", description="Read. " + "padding " * 1_250_000, input_schema={"type": "object"}
+        name="bulk_huge", description="Read. " + "padding " * 125_000, input_schema={"type": "object"}
     )
     audited = audit_readings([Reading("bulk", "bulk", [huge], {}, probed=False)])
     out = io.StringIO()
