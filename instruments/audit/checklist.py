@@ -44,6 +44,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Collection
 from typing import Any
@@ -273,6 +275,17 @@ def _name_valid(name: str) -> tuple[Status, str]:
 def _input_schema(schema: dict[str, Any], problem: str) -> tuple[Status, str]:
     if problem:
         return "fail", problem
+    try:
+        text = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return "fail", "not valid JSON Schema"
+    return _schema_verdict(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _schema_verdict(text: str) -> tuple[Status, str]:
+    """By the schema's text: checking against the metaschema is slow, and generated tools share schemas."""
+    schema = json.loads(text)
     try:
         jsonschema.validators.validator_for(schema).check_schema(schema)
     except jsonschema.SchemaError as exc:

@@ -43,6 +43,7 @@ Text criteria are n/a when the model gets no text: a JSON-RPC error, or no answe
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -163,7 +164,7 @@ def plans(tool: Tool, may_run: bool = True) -> list[Plan]:
         _missing(needed, {}),
         _overlong(schema, params, order, {}, bounded_only=True),
     ]
-    return [_only_if_refused(schema, plan, needed) for plan in refused]
+    return [_only_if_refused(schema, plan) for plan in refused]
 
 
 def _unknown_alone(needed: list[str]) -> Plan:
@@ -239,16 +240,16 @@ def _overlong(
     )
 
 
-def _only_if_refused(schema: dict[str, Any], plan: Plan, needed: list[str]) -> Plan:
+def _only_if_refused(schema: dict[str, Any], plan: Plan) -> Plan:
     """`plan` if the schema rejects its call even read laxly; otherwise the same plan, skipped."""
     if plan.arguments is None:
         return plan
     try:
-        validator = jsonschema.validators.validator_for(schema)
-        validator.check_schema(schema)
-        lax = validator(_without_closed_objects(schema))
-        refused = not lax.is_valid(plan.arguments)
-    except (jsonschema.SchemaError, jsonschema.exceptions.RefResolutionError, RecursionError, TypeError):
+        lax = _lax_validator(json.dumps(schema, sort_keys=True))
+        refused = lax is not None and not lax.is_valid(plan.arguments)
+    except (jsonschema.exceptions.RefResolutionError, RecursionError, TypeError, ValueError):
+        lax = None
+    if lax is None:
         return Plan(
             plan.probe,
             plan.argument,
@@ -265,6 +266,18 @@ def _only_if_refused(schema: dict[str, Any], plan: Plan, needed: list[str]) -> P
         "skipped: the schema accepts this call, so the tool could run",
         skipped=True,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _lax_validator(text: str) -> Any:
+    """A validator of the schema as a lax server reads it, or None when the schema is not valid."""
+    schema = json.loads(text)
+    try:
+        validator = jsonschema.validators.validator_for(schema)
+        validator.check_schema(schema)
+    except (jsonschema.SchemaError, RecursionError, TypeError, ValueError):
+        return None
+    return validator(_without_closed_objects(schema))
 
 
 def _without_closed_objects(node: Any) -> Any:
