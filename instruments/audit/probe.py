@@ -56,6 +56,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, Tool
 from pydantic import ValidationError
+from referencing.exceptions import Unresolvable
 
 from instruments.audit.findings import Check, ProbeReply, ProbeResult, Status
 from instruments.audit.schemas import accepted_types, json_type, properties, required, resolve
@@ -247,7 +248,7 @@ def _only_if_refused(schema: dict[str, Any], plan: Plan) -> Plan:
     try:
         lax = _lax_validator(json.dumps(schema, sort_keys=True))
         refused = lax is not None and not lax.is_valid(plan.arguments)
-    except (jsonschema.exceptions.RefResolutionError, RecursionError, TypeError, ValueError):
+    except (Unresolvable, RecursionError, TypeError, ValueError):
         lax = None
     if lax is None:
         return Plan(
