@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo clean new-server docs docs-check audit bench
+.PHONY: install test lint demo clean new-server docs docs-check audit bench audit-corpus
 
 install: $(STAMP)
 
@@ -45,7 +45,12 @@ docs-check: $(STAMP)
 AUDITED := convert basics weather
 audit: $(STAMP)
 	$(PY) -m instruments.audit --fail-under 100 $(foreach s,$(AUDITED),--requests servers/$(s)/requests.jsonl) \
-		$(foreach s,$(AUDITED),-- $(PY) -m servers.$(s))
+		$(foreach s,$(AUDITED),--server "$(PY) -m servers.$(s)")
+
+# Install the pinned real servers (PyPI, npm) into .cache/audit-corpus, audit each in a sandbox, write
+# docs/audit-corpus.md. Needs the network; not in CI.
+audit-corpus: $(STAMP)
+	$(PY) -m instruments.audit.corpus --record tests/instruments/audit/recordings --before instruments/audit/corpus-scores-before.json
 
 # Measure every server against a bare SDK server; prints the table, writes docs/benchmarks.md. Not in CI.
 bench: $(STAMP)

@@ -3,33 +3,54 @@
 Every rule is a heuristic a person can apply by hand. A pass carries the sentence or schema fact that
 satisfied it; a failure says what is missing; "n/a" means the rule has nothing to look at.
 
+Sources: Anthropic's "Writing effective tools for agents" and its tool-use docs (say what, when and
+when not; describe every parameter; namespace names; return actionable errors), and the MCP spec
+(tool definitions, JSON Schema inputSchema, annotations). docs/audit.md gives each rule's source.
+
 - name_valid: the name matches ^[a-zA-Z0-9_-]{1,64}$, the subset Claude and OpenAI both accept.
-- namespaced: the name has at least two words and its first word is a namespace: the server's own
-  name, or any word that is not a generic verb (get, list, search, ...), which every server could use.
-- says_what: the first sentence has at least 8 words, at least 4 of them content words not in the name.
-- says_when: some sentence says when to use it ("Use it when ...", "whenever the user ...").
-- says_when_not: some sentence says when not to ("Do not use it for ...", "not for ...").
+- input_schema: the definition has an inputSchema that is a valid JSON Schema object (MCP requires one).
+- namespaced: the name has at least two words and its first word is a namespace. A common verb
+  (get, convert, create, list, read, ...) never is, even when the server is named after it: any
+  service's tools could start with it. Otherwise the server's own name or a domain word is.
+- says_what: the first sentence has at least 5 words, at least 2 of them content words beyond the
+  name's own words, so it is not the name restated.
+- says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
+  for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
+  used to", which describes rather than chooses.
+- says_when_not: some sentence says when not to, or where the tool stops: "do not use", "not for",
+  a deprecation ("DEPRECATED", "use X instead"), a limit ("only works within ...", "cannot ...",
+  "at most 100 ...", "the operation will fail if ...", "must be within ..."), or "call this tool ...
+  unless ...". A rate limit on the model ("not more than 3 times per question") is not one.
 - params_described: every top-level parameter has a description.
 - schema_closed: the input schema sets additionalProperties: false.
 - required_declared: every parameter without a default is listed in `required`.
-- integers_bounded: every top-level integer parameter has a minimum and a maximum. Counts, sizes and
-  indexes always have a range; other numbers may be any measured value, so they are exempt.
-- closed_sets_enum: no string parameter describes a fixed set of options ("one of ...",
-  "'celsius' or 'fahrenheit'") without an enum.
+- numbers_bounded: every top-level integer parameter has a minimum and a maximum in the schema, and so
+  does every `number` that is a count, size, index, id, duration or limit by its name (head, limit,
+  page, per_page, offset, depth, steps, ...) or whose description states a bound in prose ("max: 100"): a bound said only
+  in prose does not pass, since nothing enforces it. Other numbers may be any measured value.
+- closed_sets_enum: no string parameter describes a fixed set of options in prose ("one of ...",
+  "'local', 'remote' or 'all'", "possible values: ...") without an enum.
 - title_set: a title is set (on the tool or in its annotations).
-- annotations_set: readOnlyHint, destructiveHint, idempotentHint and openWorldHint are all set.
+- annotations_set: the hints that mean something are set. Per the MCP spec, destructiveHint and
+  idempotentHint only mean something when readOnlyHint is false, so a read-only tool needs
+  readOnlyHint and openWorldHint; any other needs all four.
 - output_schema: an outputSchema is present, or the description does not promise structured results.
-- no_hijack: the description and parameter descriptions carry no emphasis words ("important"), standing
-  orders ("always call"), instructions about other tools or the model's earlier instructions, and no
-  other audited server's tool names (names with _ or -, so plain words do not count).
+- no_hijack: the description and parameter descriptions carry no standing orders aimed at the
+  model ("always call", "you must ..."), instructions about other tools, secrecy orders or overrides
+  of the model's earlier instructions, and no other audited server's tool names (names with _ or -,
+  so plain words do not count). An emphasis word before a plain fact ("IMPORTANT: only searches
+  your local collection") is not an order and is not flagged.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Collection
 from typing import Any
 
+import jsonschema
 from mcp_types import Tool
 
 from instruments.audit.findings import Check, Status
@@ -42,36 +63,116 @@ CLIENT_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 GENERIC_VERBS = frozenset({
     "get", "set", "list", "create", "delete", "update", "remove", "add", "fetch", "search", "find",
     "read", "write", "run", "call", "convert", "make", "do", "send", "query", "check", "show",
-    "execute", "open", "close", "start", "stop", "load", "save", "lookup", "describe"
+    "execute", "open", "close", "start", "stop", "load", "save", "lookup", "describe", "edit", "move",
+    "copy", "insert", "generate", "download", "upload", "post", "put", "patch", "calculate", "compute",
+    "parse", "format", "export", "import", "analyze", "analyse", "validate", "resolve", "navigate",
+    "take", "select", "type", "click", "press", "handle", "manage", "apply", "merge", "push", "pull",
+    "append", "retrieve", "switch", "browse", "scan", "summarize", "summarise", "toggle", "trigger",
+    "simulate",
 })
 # fmt: on
-WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 8, 4
+WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 5, 2
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 WHEN = re.compile(
-    r"\b(use (it|this|this tool) (when|whenever|for|if|to)|use when|call (it|this|this tool) (when|whenever|for|if|to)"
-    r"|when(ever)? (the |a )?user|if the user|when you need)\b",
+    r"\b(use (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
+    r"|call (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
+    r"|can be used (for|when)"
+    r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
+    r"|(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
+    r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
+    r"|in (situations|cases) where)\b",
     re.IGNORECASE,
 )
 WHEN_NOT = re.compile(
-    r"\b(do not|don't|never|not) (use|call)\b|\bnot (for|meant for|intended for|suitable for)\b"
-    r"|\b(instead|rather),? (use|call)\b",
+    r"\b(do not|don't|never|not|avoid) (use|call|using|calling)\b|\bnot (for|meant|intended|suitable|designed|a)\b"
+    r"|\b(instead|rather),? (use|call)\b|\buse \S+ instead\b|\bdeprecated\b|\binstead of this\b"
+    r"|\bonly (works?|within|for|on|in|searches|supports?|returns?|reads?|lists?|accepts?|allowed|handles?)\b"
+    r"|\b(cannot|can't|can not|will not|won't|does not|doesn't) (be used|work|handle|support|access|read|write|follow|"
+    r"return|modify|change|create|delete|search|run|fetch|execute)\b"
+    r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?:?) \d"
+    r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
+    r"|\bcall this (tool|function)\b[^.]*\bunless\b",
     re.IGNORECASE,
 )
-CLOSED_SET = re.compile(
-    r"\bone of\b|\b(allowed|valid|possible|accepted|supported) values\b|\boptions are\b"
-    r"|['\"]\w+['\"](?:, ['\"]\w+['\"])*,? or ['\"]\w+['\"]",
+# A limit on how often the model may call is not a limit of the tool; it does not say when not to.
+RATE_LIMIT = re.compile(
+    r"\b(\d+|once|twice) times?\b|\btimes per\b|\bper (question|conversation|turn|request|minute|hour|session)\b"
+    r"|\brate.?limit",
     re.IGNORECASE,
+)
+QUOTED = r"(?:['\"`][\w./-]+['\"`])"
+CLOSED_SET = re.compile(
+    r"\bone of\b|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b"
+    r"|\boptions (are|include)\b|\bmust be (either )?"
+    + QUOTED
+    + r"|\beither "
+    + QUOTED
+    + r" or "
+    + QUOTED
+    + r"|"
+    + QUOTED
+    + r"(?:, "
+    + QUOTED
+    + r")*,? or "
+    + QUOTED
+    # Options each quoted inside a phrase: "local branches ('local'), remote ('remote') or all ('all')".
+    + r"|"
+    + QUOTED
+    + r"[^'\"`]{0,40}"
+    + QUOTED
+    + r"[^'\"`]{0,40}\bor\b[^'\"`]{0,40}"
+    + QUOTED,
+    re.IGNORECASE,
+)
+COUNT_WORDS = frozenset(
+    {
+        "id",
+        "steps",
+        "duration",
+        "seconds",
+        "delay",
+        "head",
+        "tail",
+        "count",
+        "limit",
+        "max",
+        "min",
+        "size",
+        "page",
+        "per",
+        "offset",
+        "index",
+        "depth",
+        "lines",
+        "line",
+        "top",
+        "n",
+        "num",
+        "number",
+        "length",
+        "timeout",
+        "retries",
+        "results",
+        "items",
+        "k",
+    }
+)
+PROSE_BOUND = re.compile(
+    r"\b(max(imum)?|min(imum)?|at most|at least|up to|between|range|from \d+ to)\b:?\s*\(?-?\d", re.IGNORECASE
 )
 STRUCTURED = re.compile(
     r"\b(returns?|responds?|answers?)\b[^.]*\b(JSON|object|fields|dictionary)\b", re.IGNORECASE
 )
 HIJACK = (
+    (re.compile(r"<\s*important\s*>", re.IGNORECASE), "hidden-instruction tag"),
     (
-        re.compile(r"\b(important|crucial|critical|mandatory)\b|<\s*important\s*>", re.IGNORECASE),
-        "emphasis word",
+        re.compile(
+            r"\balways (call|use|run|invoke|prefer)\b|\byou must\b|\byou (should|need to) always\b",
+            re.IGNORECASE,
+        ),
+        "standing order",
     ),
-    (re.compile(r"\balways (call|use|run|invoke|prefer)\b", re.IGNORECASE), "standing order"),
     (
         re.compile(
             r"\b(before|instead of) (calling|using) (any|every|all|other)\b|\b(any|every) other tool\b",
@@ -95,6 +196,7 @@ HIJACK = (
 
 WHY = {
     "name_valid": "Claude and OpenAI reject names outside ^[a-zA-Z0-9_-]{1,64}$; such a tool may not load at all.",
+    "input_schema": "Without a valid inputSchema a host cannot offer the tool to a model, or offers it wrong.",
     "namespaced": "Beside other servers' tools, a bare verb such as get_ says nothing about whose tool it is.",
     "says_what": "The model picks tools from text alone; a first sentence that restates the name gives it nothing.",
     "says_when": "Without a when-to-use sentence the model guesses when the tool applies.",
@@ -102,7 +204,7 @@ WHY = {
     "params_described": "An undescribed parameter leaves the model to guess its meaning and format.",
     "schema_closed": "Without additionalProperties: false a misspelled argument is valid by the contract.",
     "required_declared": "A parameter with no default that is not required leaves the model unsure it may omit it.",
-    "integers_bounded": "Without bounds, a wild count or index is valid by the contract and fails late, if at all.",
+    "numbers_bounded": "Without bounds, a wild count, index or amount is valid by the contract and fails late, if at all.",
     "closed_sets_enum": "Options written in prose instead of an enum are not enforced, and the model misspells them.",
     "title_set": "Hosts show the title to people approving calls; without one they show the raw name.",
     "annotations_set": "An unset hint defaults to destructive and open-world, so hosts ask for needless approval.",
@@ -111,6 +213,7 @@ WHY = {
 }
 LABELS = {
     "name_valid": "name valid for real clients",
+    "input_schema": "valid inputSchema",
     "namespaced": "name namespaced",
     "says_what": "says what it does",
     "says_when": "says when to use it",
@@ -118,31 +221,38 @@ LABELS = {
     "params_described": "every parameter described",
     "schema_closed": "schema closed (additionalProperties: false)",
     "required_declared": "required parameters declared",
-    "integers_bounded": "integer parameters bounded",
+    "numbers_bounded": "number parameters bounded",
     "closed_sets_enum": "closed sets given as enums",
     "title_set": "title set",
-    "annotations_set": "all four annotations set",
+    "annotations_set": "meaningful annotations set",
     "output_schema": "outputSchema where results are structured",
     "no_hijack": "no words that hijack the model",
 }
 
 
-def check_tool(tool: Tool, server_name: str, other_servers_tools: Collection[str]) -> list[Check]:
-    """All checklist verdicts for one tool, in the order of the module docstring."""
+def check_tool(
+    tool: Tool, server_name: str, other_servers_tools: Collection[str], schema_problem: str = ""
+) -> list[Check]:
+    """All checklist verdicts for one tool, in the order of the module docstring.
+
+    `schema_problem`: what was wrong with the definition as listed (see `connect.list_tools`).
+    `other_servers_tools` should be a set: it is looked up once per word of the descriptions.
+    """
     description = tool.description or ""
     sentences = [s.strip() for s in SENTENCE_BREAK.split(description) if s.strip()]
     schema = tool.input_schema
     params = properties(schema)
     verdicts: list[tuple[str, Status, str]] = [
         ("name_valid", *_name_valid(tool.name)),
+        ("input_schema", *_input_schema(schema, schema_problem)),
         ("namespaced", *_namespaced(tool.name, server_name)),
         ("says_what", *_says_what(tool.name, sentences)),
         ("says_when", *_first_match(WHEN, sentences, "no sentence says when to use it")),
-        ("says_when_not", *_first_match(WHEN_NOT, sentences, "no sentence says when not to use it")),
+        ("says_when_not", *_when_not(sentences)),
         ("params_described", *_params_described(params)),
         ("schema_closed", *_schema_closed(schema)),
         ("required_declared", *_required_declared(schema, params)),
-        ("integers_bounded", *_integers_bounded(schema, params)),
+        ("numbers_bounded", *_numbers_bounded(schema, params)),
         ("closed_sets_enum", *_closed_sets(schema, params)),
         ("title_set", *_title(tool)),
         ("annotations_set", *_annotations(tool)),
@@ -153,7 +263,7 @@ def check_tool(tool: Tool, server_name: str, other_servers_tools: Collection[str
 
 
 def name_words(name: str) -> list[str]:
-    return [word for word in re.split(r"[_\-]+", name) if word]
+    return [word for word in re.split(r"[_\-.]+", name) if word]
 
 
 def _name_valid(name: str) -> tuple[Status, str]:
@@ -162,15 +272,39 @@ def _name_valid(name: str) -> tuple[Status, str]:
     return "fail", f"{name[:80]!r} has characters or a length outside ^[a-zA-Z0-9_-]{{1,64}}$"
 
 
+def _input_schema(schema: dict[str, Any], problem: str) -> tuple[Status, str]:
+    if problem:
+        return "fail", problem
+    try:
+        text = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return "fail", "not valid JSON Schema"
+    return _schema_verdict(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _schema_verdict(text: str) -> tuple[Status, str]:
+    """By the schema's text: checking against the metaschema is slow, and generated tools share schemas."""
+    schema = json.loads(text)
+    try:
+        jsonschema.validators.validator_for(schema).check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        where = "/".join(str(part) for part in exc.path) or "the top level"
+        return "fail", f"not valid JSON Schema at {where}: {exc.message}"
+    except (RecursionError, TypeError, ValueError):
+        return "fail", "not valid JSON Schema"
+    return "pass", "a JSON Schema object"
+
+
 def _namespaced(name: str, server_name: str) -> tuple[Status, str]:
     parts = name_words(name)
     if len(parts) < 2:
         return "fail", f"{name} is one word, with no prefix saying which service it belongs to"
     prefix = parts[0].lower()
+    if prefix in GENERIC_VERBS:
+        return "fail", f"{name} starts with the verb {prefix}, which any service's tools could start with"
     if prefix in {word.lower() for word in re.split(r"[^A-Za-z0-9]+", server_name)}:
         return "pass", f"prefix {prefix}_ is the server's name"
-    if prefix in GENERIC_VERBS:
-        return "fail", f"{name} starts with the verb {prefix}, which any server's tools could start with"
     return "pass", f"prefix {prefix}_ names a domain"
 
 
@@ -180,7 +314,7 @@ def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
     first = sentences[0]
     found = re.findall(r"[A-Za-z0-9']+", first)
     own = {word.lower() for word in name_words(name)}
-    new = [word for word in found if word.lower() not in own and word.lower() not in STOP_WORDS]
+    new = {word.lower() for word in found if word.lower() not in own and word.lower() not in STOP_WORDS}
     if len(found) >= WHAT_MIN_WORDS and len(new) >= WHAT_MIN_NEW_WORDS:
         return "pass", first
     counts = f"words: {len(found)} of {WHAT_MIN_WORDS}, beyond the name: {len(new)} of {WHAT_MIN_NEW_WORDS}"
@@ -190,6 +324,16 @@ def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
 def _first_match(pattern: re.Pattern[str], sentences: list[str], missing: str) -> tuple[Status, str]:
     sentence = next((s for s in sentences if pattern.search(s)), None)
     return ("pass", sentence) if sentence else ("fail", missing)
+
+
+def _when_not(sentences: list[str]) -> tuple[Status, str]:
+    rate_limits = [s for s in sentences if WHEN_NOT.search(s) and RATE_LIMIT.search(s)]
+    sentence = next((s for s in sentences if WHEN_NOT.search(s) and not RATE_LIMIT.search(s)), None)
+    if sentence:
+        return "pass", sentence
+    if rate_limits:
+        return "fail", f"only a limit on how often to call, which is not when not to use it: {rate_limits[0]}"
+    return "fail", "no sentence says when not to use it"
 
 
 def _params_described(params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
@@ -217,27 +361,39 @@ def _required_declared(schema: dict[str, Any], params: dict[str, dict[str, Any]]
     return "pass", f"required: {', '.join(sorted(listed)) or 'none'}; the rest have defaults"
 
 
-def _integers_bounded(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
-    integers = {name: [m for m in members(schema, node) if _is_integer(m)] for name, node in params.items()}
-    integers = {name: nodes for name, nodes in integers.items() if nodes}
-    if not integers:
-        return "n/a", "no integer parameters"
+def _numbers_bounded(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
+    numbers = {
+        name: [m for m in members(schema, node) if _must_be_bounded(name, node, m)]
+        for name, node in params.items()
+    }
+    numbers = {name: nodes for name, nodes in numbers.items() if nodes}
+    if not numbers:
+        return "n/a", "no integer or count-like number parameters"
     unbounded = [
         name
-        for name, nodes in integers.items()
+        for name, nodes in numbers.items()
         for node in nodes
         if not (
             {"minimum", "exclusiveMinimum"} & node.keys() and {"maximum", "exclusiveMaximum"} & node.keys()
         )
     ]
     if unbounded:
-        return "fail", f"missing a minimum or maximum: {', '.join(dict.fromkeys(unbounded))}"
-    return "pass", f"bounded: {', '.join(integers)}"
+        names = list(dict.fromkeys(unbounded))
+        prose = [name for name in names if PROSE_BOUND.search(str(params[name].get("description", "")))]
+        said = f" ({', '.join(prose)}: a bound said only in prose, which nothing enforces)" if prose else ""
+        return "fail", f"missing a minimum or maximum: {', '.join(names)}{said}"
+    return "pass", f"bounded: {', '.join(numbers)}"
 
 
-def _is_integer(node: dict[str, Any]) -> bool:
+def _must_be_bounded(name: str, param: dict[str, Any], node: dict[str, Any]) -> bool:
     kind = node.get("type")
-    return kind == "integer" or (isinstance(kind, list) and "integer" in kind)
+    kinds = {kind} if isinstance(kind, str) else set(kind) if isinstance(kind, list) else set()
+    if "integer" in kinds:
+        return True
+    if "number" not in kinds:
+        return False
+    words = {word.lower() for word in re.split(r"[_\-]+|(?<=[a-z])(?=[A-Z])", name) if word}
+    return bool(words & COUNT_WORDS) or bool(PROSE_BOUND.search(str(param.get("description", ""))))
 
 
 def _closed_sets(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
@@ -266,10 +422,12 @@ def _annotations(tool: Tool) -> tuple[Status, str]:
         "idempotentHint": hints.idempotent_hint if hints else None,
         "openWorldHint": hints.open_world_hint if hints else None,
     }
-    unset = [key for key, value in values.items() if value is None]
+    # The spec: destructive and idempotent hints are meaningful only when readOnlyHint is false.
+    meaningful = ["readOnlyHint", "openWorldHint"] if values["readOnlyHint"] is True else list(values)
+    unset = [key for key in meaningful if values[key] is None]
     if unset:
         return "fail", f"unset: {', '.join(unset)}"
-    return "pass", ", ".join(f"{key}={str(value).lower()}" for key, value in values.items())
+    return "pass", ", ".join(f"{key}={str(values[key]).lower()}" for key in meaningful)
 
 
 def _output_schema(tool: Tool, sentences: list[str]) -> tuple[Status, str]:
@@ -291,7 +449,7 @@ def _no_hijack(
         for pattern, kind in HIJACK:
             if found := pattern.search(sentence):
                 return "fail", f"{kind} {found.group(0)!r}: {sentence}"
-        for name in other_servers_tools:
-            if re.search(r"[_-]", name) and re.search(rf"\b{re.escape(name)}\b", sentence):
-                return "fail", f"names another server's tool {name}: {sentence}"
-    return "pass", "no emphasis words, standing orders or references to other servers' tools"
+        for word in re.findall(r"[A-Za-z0-9][\w-]*[_-][\w-]*[A-Za-z0-9]", sentence):
+            if word in other_servers_tools:
+                return "fail", f"names another server's tool {word}: {sentence}"
+    return "pass", "no standing orders, secrecy or override orders, or references to other servers' tools"

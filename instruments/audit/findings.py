@@ -5,10 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Status = Literal["pass", "fail", "n/a"]
+Status = Literal["pass", "fail", "n/a", "inconclusive"]
+"""n/a: the rule has nothing to look at; inconclusive: the reply cannot show it either way. Neither scores."""
 ProbeReply = Literal[
-    "error result", "success result", "protocol error", "no answer", "not run", "not applicable"
+    "error result", "success result", "protocol error", "no answer", "not run", "not applicable", "skipped"
 ]
+EVIDENCE_CHARS = 240  # a 10 MB description must not become a 10 MB report
+
+
+def cap(text: str, limit: int = EVIDENCE_CHARS) -> str:
+    """`text` cut to `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more characters)"
 
 
 @dataclass(frozen=True)
@@ -20,7 +29,10 @@ class Check:
     status: Status
     evidence: str
     why: str
-    """Why it matters to a model, shown beside a failure."""
+    """Why it matters to a model, shown once per check in the report's roll-up."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "evidence", cap(self.evidence))
 
 
 @dataclass(frozen=True)
@@ -40,7 +52,11 @@ class ProbeResult:
     sent: str
     reply: ProbeReply
     text: str
+    """What the model reads of the reply (capped); for a skipped probe, why it was not sent."""
     checks: list[Check]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", cap(self.text, 2000))
 
 
 @dataclass
@@ -61,6 +77,7 @@ class Score:
     probe_passed: int
     probe_applicable: int
     probed: bool
+    """False with --no-probe, or when every call failed for one environmental reason."""
 
 
 @dataclass
@@ -71,6 +88,9 @@ class ServerAudit:
     tools: list[ToolAudit]
     checks: list[Check]
     score: Score
+    environment_failure: str = ""
+    """Set when every call failed the same way (no browser, no network): said once, not scored."""
+    stray_stdout: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

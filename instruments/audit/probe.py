@@ -1,16 +1,28 @@
-"""The behaviour probe: four deliberately bad calls per tool, and what each one gets back.
+"""The behaviour probe: deliberately bad calls per tool, and what each one gets back. Safe by default.
 
-Each call is wrong in exactly one way; every other required argument gets an inert placeholder:
+**What may run.** A tool runs with valid-looking placeholder values only when it says it changes
+nothing: `readOnlyHint: true`, and `openWorldHint: false` unless `--allow-network`. For every
+other tool the probe sends only calls that the tool's own published schema rejects, and that it
+still rejects when a lax server ignores unknown arguments or coerces types (the usual SDK
+defaults): so a server that validates refuses before running anything. A call the schema would
+accept is not sent, and the report says which probes were skipped and why. `--allow-side-effects`
+lifts this (the report then carries a warning line).
 
-- unknown argument: the call adds `probe_extra`, an argument the tool does not have.
+The calls, each wrong in one way:
+
+- valid call (only for tools that may run): every required argument gets a placeholder. It is not
+  judged; it tells whether a later error is caused by the fault or by the placeholders.
+- unknown argument: `probe_extra`, an argument the tool does not have. For a tool that may not
+  run, it is sent alone, so the call also misses every required argument.
 - wrong JSON type: the first required parameter (else the first parameter) in a type it does not
-  accept; numbers and booleans go as quoted text ("12", "true"), the slip models make most.
-- missing required: the first required parameter is left out.
-- overlong string: the first text parameter gets 5,000 characters, or one more than its maxLength.
+  accept; for tools that may run, numbers and booleans go as quoted text ("12", "true"), the slip
+  models make most; otherwise a value no validator coerces (a word for a number, an object for text).
+- missing required: the first required parameter is left out (for a tool that may not run: all).
+- overlong string: the first text parameter gets 5,000 characters, or one more than its maxLength;
+  for a tool that may not run, only when it has a maxLength.
 
 Placeholders are an enum's first value, the default, "probe" for text (fitted to its length bounds),
-a number inside the bounds, false, or the shortest list. Text is never a URL or a path, so a server
-that ignores the fault still reaches nothing; still, audit a tool with side effects with --no-probe.
+a number inside the bounds, false, or the shortest list. Text is never a URL or a path.
 
 Each answer is judged on:
 
@@ -20,13 +32,18 @@ Each answer is judged on:
 - short: at most 400 characters, about 100 tokens, paid again on the model's retry.
 - no internals: no traceback, library or exception-class names, or URLs.
 - no echo: no run of more than 32 characters of a long text that was sent (the overlong probe only).
-- survives: the server still answers tools/list afterwards.
+- no splicing: no query or shell parser error about a value that was sent (`near "probe": syntax
+  error`, `no such column: probe`, `sh: 1: probe: not found`): the argument reached code.
+- survives: the server still answers tools/list afterwards (any answer, even an invalid one).
 
+An error that does not name the argument is "inconclusive", not a pass or a fail, when something
+else may explain it: the valid call failed too, or the call also lacked other required arguments.
 Text criteria are n/a when the model gets no text: a JSON-RPC error, or no answer at all.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -34,10 +51,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import jsonschema
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, Tool
 from pydantic import ValidationError
+from referencing.exceptions import Unresolvable
 
 from instruments.audit.findings import Check, ProbeReply, ProbeResult, Status
 from instruments.audit.schemas import accepted_types, json_type, properties, required, resolve
@@ -48,11 +67,19 @@ OVERLONG_CHARS = 5000
 SHORT_CHARS = 400
 ECHO_CHARS = 32
 MAX_DEPTH = 5  # schemas may refer to themselves; placeholders stop nesting here
+VALID_CALL = "valid call"
+ENVIRONMENT_STREAK = 6
 
 INTERNALS = re.compile(
     r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|https?://\S+|\[type=\w+|input_value="
     r"|\b(pydantic(_core)?|jsonschema|httpx2?|requests|urllib3?|aiohttp|starlette|uvicorn|anyio|asyncio"
     r"|fastmcp|zoneinfo|[A-Z]\w*(Error|Exception))\b"
+)
+# A parser's complaint: the value reached SQL or a shell as code, not as data.
+SPLICED = re.compile(
+    r"near \"[^\"]*\": syntax error|syntax error at or near|unrecognized token|\b(Parser|Binder|Catalog) Error"
+    r"|no such (table|column|function)|\bsh: \d+:|/bin/(ba)?sh:|command not found",
+    re.IGNORECASE,
 )
 
 WHY = {
@@ -61,43 +88,119 @@ WHY = {
     "short": "The error is read, and paid for, on every later request of the turn.",
     "no_internals": "Tracebacks, library names and URLs cost tokens and teach the model nothing it can act on.",
     "no_echo": "Echoing a long input back doubles its cost and can replay injected text.",
+    "no_splicing": "A value that reaches a query or shell parser as code can be made to run other code.",
     "survives": "A server that stops answering takes every one of its tools away for the rest of the session.",
+}
+LABELS = {
+    "error_result": "comes back as an error result",
+    "names_argument": "names the argument",
+    "short": f"short (≤ {SHORT_CHARS} characters)",
+    "no_internals": "free of tracebacks, library names and URLs",
+    "no_echo": "does not echo the input",
+    "no_splicing": "no sign the value was spliced into a query or command",
+    "survives": "server survives",
 }
 
 
 @dataclass(frozen=True)
+class Permission:
+    """What the caller allows the probe to cause."""
+
+    side_effects: bool = False
+    network: bool = False
+
+
+def run_refusal(tool: Tool, permission: Permission) -> str:
+    """Why this tool may not run with valid arguments, or "" when it may."""
+    if permission.side_effects:
+        return ""
+    hints = tool.annotations
+    if hints is None or hints.read_only_hint is not True:
+        return "it is not annotated readOnlyHint: true, so a valid call could change something"
+    if hints.open_world_hint is not False and not permission.network:
+        return "it may reach the network (openWorldHint is not false; --allow-network permits it)"
+    return ""
+
+
+@dataclass(frozen=True)
 class Plan:
-    """One bad call, or why it does not apply to this tool (arguments is None)."""
+    """One call; `arguments` None means not sent, and `sent` then says why."""
 
     probe: str
     argument: str | None
     arguments: dict[str, Any] | None
     sent: str
+    alone: bool = True
+    """The probed fault is the call's only fault, so an error can be blamed on it."""
+    skipped: bool = False
+    """Not sent for safety (rather than not applicable)."""
+    forbidden: bool = True
+    """The schema forbids the call; False for a long text without maxLength, which it allows."""
 
 
-def plans(tool: Tool) -> list[Plan]:
-    """The four bad calls for this tool, in the order of the module docstring."""
+def plans(tool: Tool, may_run: bool = True) -> list[Plan]:
+    """The calls for this tool, in the order of the module docstring."""
     schema = tool.input_schema
     params = properties(schema)
     needed = [name for name in required(schema) if name in params]
     base = {name: placeholder(schema, params[name]) for name in needed}
-    required_first = list(dict.fromkeys([*needed, *params]))
-    unknown = {**base, UNKNOWN_ARGUMENT: PLACEHOLDER_TEXT}
-    return [
-        Plan("unknown argument", UNKNOWN_ARGUMENT, unknown, f'{UNKNOWN_ARGUMENT}="{PLACEHOLDER_TEXT}"'),
-        _wrong_type(schema, params, required_first, base),
-        _missing(needed, base),
-        _overlong(schema, params, required_first, base),
+    order = list(dict.fromkeys([*needed, *params]))
+    if may_run:
+        found = [
+            Plan(VALID_CALL, None, base, "placeholders only"),
+            Plan(
+                "unknown argument",
+                UNKNOWN_ARGUMENT,
+                {**base, UNKNOWN_ARGUMENT: PLACEHOLDER_TEXT},
+                f'{UNKNOWN_ARGUMENT}="{PLACEHOLDER_TEXT}"',
+            ),
+            _wrong_type(schema, params, order, base, lax=True),
+            _missing(needed, base),
+            _overlong(schema, params, order, base, bounded_only=False),
+        ]
+        return found
+    refused = [
+        _unknown_alone(needed),
+        _wrong_type(schema, params, order, {}, lax=False),
+        _missing(needed, {}),
+        _overlong(schema, params, order, {}, bounded_only=True),
     ]
+    return [_only_if_refused(schema, plan) for plan in refused]
+
+
+def _unknown_alone(needed: list[str]) -> Plan:
+    if not needed:
+        return Plan(
+            "unknown argument",
+            UNKNOWN_ARGUMENT,
+            None,
+            "skipped: with no required parameter to leave out, a server that ignores unknown arguments "
+            "would run the tool",
+            skipped=True,
+        )
+    return Plan(
+        "unknown argument",
+        UNKNOWN_ARGUMENT,
+        {UNKNOWN_ARGUMENT: PLACEHOLDER_TEXT},
+        f'only {UNKNOWN_ARGUMENT}="{PLACEHOLDER_TEXT}"',
+        alone=False,
+    )
 
 
 def _wrong_type(
-    schema: dict[str, Any], params: dict[str, dict[str, Any]], order: list[str], base: dict[str, Any]
+    schema: dict[str, Any],
+    params: dict[str, dict[str, Any]],
+    order: list[str],
+    base: dict[str, Any],
+    *,
+    lax: bool,
 ) -> Plan:
+    needed = set(required(schema))
     for name in order:
-        value = wrong_value(accepted_types(schema, params[name]))
+        value = wrong_value(accepted_types(schema, params[name]), lax=lax)
         if value is not None:
-            return Plan("wrong JSON type", name, {**base, name: value}, f"{name}={json.dumps(value)}")
+            alone = lax or needed <= {name}
+            return Plan("wrong JSON type", name, {**base, name: value}, f"{name}={json.dumps(value)}", alone)
     return Plan("wrong JSON type", None, None, "no parameter with a type to get wrong")
 
 
@@ -105,17 +208,90 @@ def _missing(needed: list[str], base: dict[str, Any]) -> Plan:
     if not needed:
         return Plan("missing required", None, None, "no required parameters")
     rest = {name: value for name, value in base.items() if name != needed[0]}
-    return Plan("missing required", needed[0], rest, f"without {needed[0]}")
+    alone = bool(base) or len(needed) == 1
+    sent = f"without {needed[0]}" if alone else f"without {', '.join(needed)}"
+    return Plan("missing required", needed[0], rest, sent, alone)
 
 
 def _overlong(
-    schema: dict[str, Any], params: dict[str, dict[str, Any]], order: list[str], base: dict[str, Any]
+    schema: dict[str, Any],
+    params: dict[str, dict[str, Any]],
+    order: list[str],
+    base: dict[str, Any],
+    *,
+    bounded_only: bool,
 ) -> Plan:
     name = next((name for name in order if "string" in accepted_types(schema, params[name])), None)
     if name is None:
         return Plan("overlong string", None, None, "no text parameters")
-    length = max(OVERLONG_CHARS, int(params[name].get("maxLength", 0)) + 1)
-    return Plan("overlong string", name, {**base, name: overlong(length)}, f"{name}=<{length} characters>")
+    limit = params[name].get("maxLength")
+    if bounded_only and not isinstance(limit, int):
+        return Plan(
+            "overlong string",
+            name,
+            None,
+            f"skipped: {name} has no maxLength, so a long text is valid and the call could run the tool",
+            skipped=True,
+        )
+    length = max(OVERLONG_CHARS, int(limit or 0) + 1)
+    alone = bool(base) or set(required(schema)) <= {name}
+    sent = f"{name}=<{length} characters>"
+    return Plan(
+        "overlong string", name, {**base, name: overlong(length)}, sent, alone, forbidden=limit is not None
+    )
+
+
+def _only_if_refused(schema: dict[str, Any], plan: Plan) -> Plan:
+    """`plan` if the schema rejects its call even read laxly; otherwise the same plan, skipped."""
+    if plan.arguments is None:
+        return plan
+    try:
+        lax = _lax_validator(json.dumps(schema, sort_keys=True))
+        refused = lax is not None and not lax.is_valid(plan.arguments)
+    except (Unresolvable, RecursionError, TypeError, ValueError):
+        lax = None
+    if lax is None:
+        return Plan(
+            plan.probe,
+            plan.argument,
+            None,
+            "skipped: the inputSchema is not valid JSON Schema, so no call can be shown to be refused",
+            skipped=True,
+        )
+    if refused:
+        return plan
+    return Plan(
+        plan.probe,
+        plan.argument,
+        None,
+        "skipped: the schema accepts this call, so the tool could run",
+        skipped=True,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _lax_validator(text: str) -> Any:
+    """A validator of the schema as a lax server reads it, or None when the schema is not valid."""
+    schema = json.loads(text)
+    try:
+        validator = jsonschema.validators.validator_for(schema)
+        validator.check_schema(schema)
+    except (jsonschema.SchemaError, RecursionError, TypeError, ValueError):
+        return None
+    return validator(_without_closed_objects(schema))
+
+
+def _without_closed_objects(node: Any) -> Any:
+    """The schema as a server that ignores unknown arguments reads it."""
+    if isinstance(node, dict):
+        return {
+            key: _without_closed_objects(value)
+            for key, value in node.items()
+            if key != "additionalProperties"
+        }
+    if isinstance(node, list):
+        return [_without_closed_objects(value) for value in node]
+    return node
 
 
 def placeholder(root: dict[str, Any], node: dict[str, Any], depth: int = 0) -> Any:
@@ -135,9 +311,9 @@ def placeholder(root: dict[str, Any], node: dict[str, Any], depth: int = 0) -> A
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "null")
     if kind == "string":
-        shortest, longest = int(node.get("minLength", 0)), node.get("maxLength")
+        shortest, longest = _int(node.get("minLength"), 0), node.get("maxLength")
         text = (PLACEHOLDER_TEXT * (shortest + 1))[: max(shortest, len(PLACEHOLDER_TEXT))]
-        return text[: int(longest)] if longest is not None else text
+        return text[: _int(longest, len(text))] if longest is not None else text
     if kind in ("integer", "number"):
         value = inside_bounds(node)
         return int(value) if kind == "integer" else value
@@ -145,34 +321,54 @@ def placeholder(root: dict[str, Any], node: dict[str, Any], depth: int = 0) -> A
         return False
     if kind == "array" and depth < MAX_DEPTH:
         item = node.get("items", {})
-        return [placeholder(root, item, depth + 1) for _ in range(int(node.get("minItems", 0)))]
+        item = item if isinstance(item, dict) else {}
+        return [placeholder(root, item, depth + 1) for _ in range(min(_int(node.get("minItems"), 0), 10))]
     if kind == "object" and depth < MAX_DEPTH:
         fields = properties(node)
         return {name: placeholder(root, fields[name], depth + 1) for name in required(node) if name in fields}
     return None if kind == "null" else PLACEHOLDER_TEXT
 
 
+def _int(value: Any, default: int) -> int:
+    """A schema's length keyword, or `default` when it is missing or not a sane whole number."""
+    return (
+        value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100_000 else default
+    )
+
+
 def inside_bounds(node: dict[str, Any]) -> float:
     """1, moved inside the node's bounds; an exclusive bound is stepped over by one."""
     value = 1.0
-    if "minimum" in node:
-        value = max(value, node["minimum"])
-    if "exclusiveMinimum" in node:
-        value = max(value, node["exclusiveMinimum"] + 1)
-    if "maximum" in node:
-        value = min(value, node["maximum"])
-    if "exclusiveMaximum" in node:
-        value = min(value, node["exclusiveMaximum"] - 1)
+    numbers = {
+        key: node[key]
+        for key in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+        if isinstance(node.get(key), int | float) and not isinstance(node.get(key), bool)
+    }
+    if "minimum" in numbers:
+        value = max(value, numbers["minimum"])
+    if "exclusiveMinimum" in numbers:
+        value = max(value, numbers["exclusiveMinimum"] + 1)
+    if "maximum" in numbers:
+        value = min(value, numbers["maximum"])
+    if "exclusiveMaximum" in numbers:
+        value = min(value, numbers["exclusiveMaximum"] - 1)
     return value
 
 
-def wrong_value(accepted: set[str]) -> Any:
-    """A value of a type the parameter does not accept, or None when it accepts anything."""
-    if "string" not in accepted:
+def wrong_value(accepted: set[str], lax: bool = True) -> Any:
+    """A value of a type the parameter does not accept, or None when it accepts anything.
+
+    `lax`: the slips models make ("12" for 12), which a coercing server may accept and run with.
+    Otherwise only values that no validator coerces into an accepted type.
+    """
+    if lax and "string" not in accepted:
         if "integer" in accepted:
             return "12"
         return "true" if "boolean" in accepted else PLACEHOLDER_TEXT
-    return next((v for v in (12345, True, ["probe"], {"probe": 1}) if json_type(v) not in accepted), None)
+    candidates: tuple[Any, ...] = (
+        (12345, True, ["probe"], {"probe": 1}) if lax else (PLACEHOLDER_TEXT, {"probe": 1}, ["probe"])
+    )
+    return next((v for v in candidates if json_type(v) not in accepted), None)
 
 
 def overlong(length: int) -> str:
@@ -184,26 +380,43 @@ def overlong(length: int) -> str:
 class Prober:
     """Sends the plans over one connection; once the server stops answering, the rest are not run."""
 
-    def __init__(self, client: Client, timeout: float) -> None:
+    def __init__(self, client: Client, timeout: float, permission: Permission | None = None) -> None:
         self.client = client
         self.timeout = timeout
+        self.permission = permission or Permission()
         self.alive = True
+        # The same error on every call, across tools, is the machine (no browser, no network): after
+        # ENVIRONMENT_STREAK such calls the rest are not sent, since they can only repeat it.
+        self.streak: list[str] = []
 
     async def probe(self, tool: Tool) -> list[ProbeResult]:
-        return [await self._run(tool.name, plan) for plan in plans(tool)]
+        refusal = run_refusal(tool, self.permission)
+        results: list[ProbeResult] = []
+        valid: bool | None = None  # did the placeholder call succeed? None: not made
+        for plan in plans(tool, may_run=not refusal):
+            result = await self._run(tool.name, plan, valid)
+            if plan.probe == VALID_CALL:
+                valid = result.reply == "success result"
+            results.append(result)
+        return results
 
-    async def _run(self, name: str, plan: Plan) -> ProbeResult:
+    async def _run(self, name: str, plan: Plan, valid: bool | None) -> ProbeResult:
         if plan.arguments is None:
-            return ProbeResult(plan.probe, None, plan.sent, "not applicable", "", [])
+            reply: ProbeReply = "skipped" if plan.skipped else "not applicable"
+            return ProbeResult(plan.probe, plan.argument, plan.sent, reply, "", [])
         if not self.alive:
             return ProbeResult(
                 plan.probe, plan.argument, plan.sent, "not run", "", probe_checks(plan, "not run", "", False)
             )
+        if len(self.streak) >= ENVIRONMENT_STREAK and len(set(self.streak)) == 1:
+            why = "skipped: every call so far failed with the same error, which more calls would only repeat"
+            return ProbeResult(plan.probe, plan.argument, why, "skipped", "", [])
         reply, text = await self._call(name, plan.arguments)
+        named = bool(plan.argument) and _mentions(plan.argument or "", text)
+        self.streak = [*self.streak, error_shape(text)] if reply == "error result" and not named else []
         self.alive = await self._answers()
-        return ProbeResult(
-            plan.probe, plan.argument, plan.sent, reply, text, probe_checks(plan, reply, text, self.alive)
-        )
+        checks = [] if plan.probe == VALID_CALL else probe_checks(plan, reply, text, self.alive, valid)
+        return ProbeResult(plan.probe, plan.argument, plan.sent, reply, text, checks)
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> tuple[ProbeReply, str]:
         try:
@@ -222,12 +435,22 @@ class Prober:
         return ("error result" if result.is_error else "success result"), reply_text(result)
 
     async def _answers(self) -> bool:
+        """Whether the server still answers tools/list; any answer, even an invalid one, shows it is alive."""
         try:
             with anyio.fail_after(self.timeout):
                 await self.client.list_tools(cache_mode="refresh")
-        except Exception:  # whatever the transport raises, a server that cannot list its tools is gone
+        except ValidationError:
+            return True
+        except MCPError as exc:
+            return exc.code not in (CONNECTION_CLOSED, REQUEST_TIMEOUT)
+        except Exception:  # whatever the transport raises, a server that cannot answer is gone
             return False
         return True
+
+
+def error_shape(text: str) -> str:
+    """An error with its numbers and quoted values blanked, so one cause reads as one text."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", text.strip())[:300]
 
 
 def reply_text(result: CallToolResult) -> str:
@@ -238,22 +461,40 @@ def reply_text(result: CallToolResult) -> str:
     return json.dumps(result.structured_content) if result.structured_content is not None else ""
 
 
-def probe_checks(plan: Plan, reply: ProbeReply, text: str, survived: bool) -> list[Check]:
+def probe_checks(
+    plan: Plan, reply: ProbeReply, text: str, survived: bool, valid: bool | None = True
+) -> list[Check]:
+    """`valid`: whether the placeholder call succeeded (None: it was not made, the tool may not run)."""
     readable = reply in ("error result", "success result")
-    verdicts: list[tuple[str, str, Status, str]] = [
-        ("error_result", "comes back as an error result", *_error_result(reply)),
-        ("names_argument", "names the argument", *_names(plan.argument or "", text, readable)),
-        ("short", f"short (≤ {SHORT_CHARS} characters)", *_short(text, readable)),
-        ("no_internals", "free of tracebacks, library names and URLs", *_internals(text, readable)),
-        ("no_echo", "does not echo the input", *_echo(plan.arguments or {}, text, readable)),
-        ("survives", "server survives", *_survives(reply, survived)),
+    named = readable and _mentions(plan.argument or "", text)
+    blamable = plan.alone and valid is not False
+    verdicts: list[tuple[str, Status, str]] = [
+        ("error_result", *_error_result(reply, named, blamable, plan.forbidden)),
+        ("names_argument", *_names(plan.argument or "", reply, named, readable, blamable)),
+        ("short", *_short(text, readable)),
+        ("no_internals", *_internals(text, readable)),
+        ("no_echo", *_echo(plan.arguments or {}, text, readable)),
+        ("no_splicing", *_splicing(plan.arguments or {}, text, readable)),
+        ("survives", *_survives(reply, survived)),
     ]
-    return [Check(key, label, status, evidence, WHY[key]) for key, label, status, evidence in verdicts]
+    return [Check(key, LABELS[key], status, evidence, WHY[key]) for key, status, evidence in verdicts]
 
 
-def _error_result(reply: ProbeReply) -> tuple[Status, str]:
+def _mentions(argument: str, text: str) -> bool:
+    return bool(re.search(rf"(?<![A-Za-z0-9_]){re.escape(argument)}(?![A-Za-z0-9_])", text, re.IGNORECASE))
+
+
+def _error_result(reply: ProbeReply, named: bool, blamable: bool, forbidden: bool) -> tuple[Status, str]:
+    if reply == "success result" and not forbidden:
+        return "n/a", "accepted: the schema sets no maxLength, so a long text is valid"
+    if reply == "error result":
+        if named or blamable:
+            return "pass", "isError result"
+        return (
+            "inconclusive",
+            "an isError result that does not name the argument; something else may explain it",
+        )
     outcomes: dict[ProbeReply, tuple[Status, str]] = {
-        "error result": ("pass", "isError result"),
         "success result": ("fail", "a success result: the bad call went through unnoticed"),
         "protocol error": ("fail", "a JSON-RPC error: the host gets it, the model never sees it"),
         "no answer": ("fail", "no answer: the call timed out or the connection closed"),
@@ -262,11 +503,15 @@ def _error_result(reply: ProbeReply) -> tuple[Status, str]:
     return outcomes[reply]
 
 
-def _names(argument: str, text: str, readable: bool) -> tuple[Status, str]:
+def _names(
+    argument: str, reply: ProbeReply, named: bool, readable: bool, blamable: bool
+) -> tuple[Status, str]:
     if not readable:
         return "n/a", "the model gets no text"
-    if re.search(rf"(?<![A-Za-z0-9_]){re.escape(argument)}(?![A-Za-z0-9_])", text, re.IGNORECASE):
+    if named:
         return "pass", f"mentions {argument}"
+    if reply == "error result" and not blamable:
+        return "inconclusive", f"does not mention {argument}, but something else may explain the error"
     return "fail", f"does not mention {argument}"
 
 
@@ -288,10 +533,25 @@ def _echo(arguments: dict[str, Any], text: str, readable: bool) -> tuple[Status,
     if not readable or not long_texts:
         return "n/a", "no long text sent" if readable else "the model gets no text"
     window = ECHO_CHARS + 1
+    # The sent texts' windows in a set: linear in the reply, not reply times input.
+    sent = {value[i : i + window] for value in long_texts for i in range(len(value) - window + 1)}
     for start in range(max(0, len(text) - window + 1)):
-        if any(text[start : start + window] in sent for sent in long_texts):
+        if text[start : start + window] in sent:
             return "fail", f"repeats {text[start : start + window]!r}..."
     return "pass", "no run of more than 32 sent characters"
+
+
+def _splicing(arguments: dict[str, Any], text: str, readable: bool) -> tuple[Status, str]:
+    if not readable:
+        return "n/a", "the model gets no text"
+    found = SPLICED.search(text)
+    sent = {
+        word for v in arguments.values() if isinstance(v, str) for word in re.findall(r"\w{4,}", v[:2000])
+    }
+    if found and sent & set(re.findall(r"\w{4,}", text)):
+        start = max(0, found.start() - 40)
+        return "fail", f"a parser error about a value that was sent: {text[start : found.end() + 40]!r}"
+    return "pass", "no parser error about a sent value"
 
 
 def _survives(reply: ProbeReply, survived: bool) -> tuple[Status, str]:

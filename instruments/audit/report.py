@@ -1,11 +1,17 @@
-"""The audit as a person reads it (tables, then each finding and why it matters) or as JSON.
+"""The audit as a person reads it, or as JSON.
 
-Tables use Markdown borders, so a report pastes into a document as it is.
+Per server: a roll-up per check first (how many tools fail it, the worst examples, why it matters
+and the fix, each said once), then which probes were skipped for safety and why, then per-tool detail,
+one line per finding. Tables use Markdown borders, so a report pastes into a document as it is.
+Everything a server sent is passed through `printable` (control characters escaped) and capped, so a
+hostile server can neither forge report lines nor bloat the report.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter, defaultdict
 from dataclasses import asdict
 
 from rich import box
@@ -14,24 +20,61 @@ from rich.markup import escape
 from rich.table import Table
 
 from instruments.audit.costs import CONVERSATION_REQUESTS
-from instruments.audit.findings import Audit, Check, Selection, ServerAudit, ToolAudit
+from instruments.audit.findings import Audit, Check, Selection, ServerAudit
+from instruments.console import printable
 
-MARK = {"pass": "✓", "fail": "✗", "n/a": "-"}
+MARK = {"pass": "✓", "fail": "✗", "n/a": "-", "inconclusive": "?"}
 TEXT_PREVIEW = 90
+EXAMPLES = 3
+# fmt: off
+FIX = {
+    "name_valid": "Rename it with letters, digits, _ and - only, at most 64 characters.",
+    "input_schema": 'Publish an inputSchema: a JSON Schema object, {"type": "object", "properties": {...}}.',
+    "namespaced": "Prefix each name with the service, not a verb: notes_search, not search_notes.",
+    "says_what": "Open with a sentence that says what the tool does and returns, beyond its name.",
+    "says_when": "Add a sentence: Use it when/for ...",
+    "says_when_not": "Add a sentence: Not for ... (use other_tool), or the tool's limits.",
+    "params_described": "Give every parameter a description: meaning, format, an example.",
+    "schema_closed": "Set additionalProperties: false, and reject unknown arguments by name.",
+    "required_declared": "List every parameter without a default in required.",
+    "numbers_bounded": "Give each number a minimum and a maximum in the schema, not only in prose.",
+    "closed_sets_enum": "Turn the listed options into an enum.",
+    "title_set": "Set a title a person approving the call can read.",
+    "annotations_set": "Set readOnlyHint and openWorldHint; for a tool that writes, destructiveHint and idempotentHint too.",
+    "output_schema": "Publish an outputSchema for the structured result.",
+    "no_hijack": "State facts about the tool; drop orders to the model and other tools' names.",
+    "error_result": "Answer a bad call with an isError result, not a success or a JSON-RPC error.",
+    "names_argument": "Name the argument in the error and say what is allowed.",
+    "short": "Keep errors to a sentence or two.",
+    "no_internals": "Leave tracebacks, exception classes, library names and URLs out of errors.",
+    "no_echo": "Quote at most a short excerpt of a long input.",
+    "no_splicing": "Pass values as query parameters or argv items, never spliced into code.",
+    "survives": "Catch failures per call; never let one bad call end the server.",
+}
+# fmt: on
+
+
+def safe(text: str) -> str:
+    """Server text as the terminal may show it: control characters escaped, Rich markup inert."""
+    return escape(printable(text))
 
 
 def to_json(audit: Audit) -> str:
-    return json.dumps(asdict(audit), indent=2, ensure_ascii=False)
+    text = json.dumps(asdict(audit), indent=2, ensure_ascii=False)
+    # json escapes C0 controls but not DEL, C1 or bidi controls; a terminal would act on those.
+    return re.sub(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]", lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def render(audit: Audit, console: Console) -> None:
     tools = sum(len(server.tools) for server in audit.servers)
     console.print(
         f"[bold]MCP surface audit[/]: {len(audit.servers)} server(s), {tools} tool(s). "
-        f"Token counts: {audit.token_method}. {' '.join(audit.notes)}"
+        f"Token counts: {audit.token_method}."
     )
+    for note in audit.notes:
+        console.print(safe(note))
     console.print(summary_table(audit))
-    _checks(console, "Set checks, all servers together", audit.combined_checks)
+    _set_checks(console, "Set checks, all servers together", audit.combined_checks)
     for server in audit.servers:
         _server(console, server)
     if audit.selection is not None:
@@ -45,9 +88,12 @@ def summary_table(audit: Audit) -> Table:
         table.add_column(column, justify="left" if column == "Server" else "right")
     for server in audit.servers:
         score = server.score
-        probe = f"{score.probe_passed}/{score.probe_applicable}" if score.probed else "not run"
+        if server.environment_failure:
+            probe = "environment failure"
+        else:
+            probe = f"{score.probe_passed}/{score.probe_applicable}" if score.probed else "not run"
         table.add_row(
-            escape(server.label),
+            safe(server.label),
             str(len(server.tools)),
             f"{server.cost.anthropic:,} / {server.cost.openai:,}",
             f"{score.checklist_passed}/{score.checklist_applicable}",
@@ -70,57 +116,121 @@ def summary_table(audit: Audit) -> Table:
     return table
 
 
-def _checks(console: Console, title: str, checks: list[Check]) -> None:
-    console.print(f"\n[bold]{escape(title)}[/]")
+def _set_checks(console: Console, title: str, checks: list[Check]) -> None:
+    console.print(f"\n[bold]{safe(title)}[/]")
     for check in checks:
-        why = f"\n      [dim]Why it matters: {escape(check.why)}[/]" if check.status == "fail" else ""
-        console.print(f"  {MARK[check.status]} {escape(check.label)}: {escape(check.evidence)}{why}")
+        why = f"\n      [dim]Why it matters: {safe(check.why)}[/]" if check.status == "fail" else ""
+        console.print(f"  {MARK[check.status]} {safe(check.label)}: {safe(check.evidence)}{why}")
+
+
+def rollup(server: ServerAudit) -> list[tuple[Check, int, int, list[tuple[str, Check]]]]:
+    """Per check: a sample check, how many tools fail it, how many it applies to, and the failing ones.
+
+    Probe criteria count a tool once, failing if any of its probes fails the criterion.
+    """
+    order: dict[str, Check] = {}
+    failing: dict[str, list[tuple[str, Check]]] = defaultdict(list)
+    scored: Counter[str] = Counter()
+    for tool in server.tools:
+        per_tool: dict[str, Check] = {}
+        for check in tool.checks:
+            per_tool[check.id] = check
+        for result in tool.probes:
+            for check in result.checks:
+                labelled = Check(
+                    check.id, check.label, check.status, f"{result.probe}: {check.evidence}", check.why
+                )
+                if (
+                    check.id not in per_tool
+                    or (check.status == "fail" and per_tool[check.id].status != "fail")
+                    or (per_tool[check.id].status not in ("pass", "fail") and check.status == "pass")
+                ):
+                    per_tool[check.id] = labelled
+        for key, check in per_tool.items():
+            order.setdefault(key, check)
+            if check.status in ("pass", "fail"):
+                scored[key] += 1
+            if check.status == "fail":
+                failing[key].append((tool.name, check))
+    return [(order[key], len(failing[key]), scored[key], failing[key]) for key in order]
 
 
 def _server(console: Console, server: ServerAudit) -> None:
     score = server.score
-    console.print(f"\n[bold]== {escape(server.label)}[/] ({escape(server.target)}): score {score.value:.1f}")
-    _checks(console, "Set checks", server.checks)
-    for tool in server.tools:
-        _tool(console, tool)
-
-
-def _tool(console: Console, tool: ToolAudit) -> None:
-    console.print(
-        f"\n[bold]{escape(tool.name)}[/]: {tool.cost.anthropic} tokens (Anthropic shape), "
-        f"{tool.cost.openai} (OpenAI shape)"
-    )
-    checklist = Table(box=box.MARKDOWN)
-    for column in ("Check", "", "Evidence"):
-        checklist.add_column(column)
-    for check in tool.checks:
-        checklist.add_row(escape(check.label), MARK[check.status], escape(check.evidence))
-    console.print(checklist)
-    if tool.probes:
-        probes = Table(
-            box=box.MARKDOWN,
-            caption="Criteria: error result, names the argument, short, no internals, no echo, survives",
+    console.print(f"\n[bold]== {safe(server.label)}[/] ({safe(server.target)}): score {score.value:.1f}")
+    if server.environment_failure:
+        console.print(
+            "  ! Every call failed the same way, which is the machine, not the surface; the probe is not "
+            f"scored. The error: {safe(server.environment_failure)}"
         )
-        for column in ("Probe", "Sent", "Reply", "Criteria", "What came back"):
-            probes.add_column(column)
+    _set_checks(console, "Set checks", server.checks)
+    rows = rollup(server)
+    table = Table(box=box.MARKDOWN, title="Per check: tools failing, worst first")
+    for column in ("Check", "Failing", "Examples"):
+        table.add_column(column)
+    failed = sorted((row for row in rows if row[1]), key=lambda row: -row[1])
+    for check, count, applicable, tools in failed:
+        examples = "; ".join(f"{name}: {_clip(found.evidence, 70)}" for name, found in tools[:EXAMPLES])
+        table.add_row(safe(check.label), f"{count} of {applicable}", safe(examples))
+    if failed:
+        console.print(table)
+        console.print("Why each matters, and the fix:")
+        for check, *_ in failed:
+            console.print(f"  {safe(check.label)}: {safe(check.why)} Fix: {FIX.get(check.id, '')}")
+    else:
+        console.print("Every check that applies passes on every tool.")
+    _skipped(console, server)
+    _detail(console, server)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _skipped(console: Console, server: ServerAudit) -> None:
+    reasons: Counter[str] = Counter()
+    tools: set[str] = set()
+    inconclusive = 0
+    for tool in server.tools:
         for result in tool.probes:
-            marks = "".join(MARK[check.status] for check in result.checks) or "n/a"
-            text = " ".join(result.text.split())
-            shown = text if len(text) <= TEXT_PREVIEW else text[: TEXT_PREVIEW - 1] + "…"
-            probes.add_row(result.probe, escape(result.sent), result.reply, marks, escape(shown))
-        console.print(probes)
-    findings = [check for check in tool.checks if check.status == "fail"]
-    findings += [
-        Check(c.id, f"{r.probe}: {c.label}", c.status, c.evidence, c.why)
-        for r in tool.probes
-        for c in r.checks
-        if c.status == "fail"
-    ]
-    if findings:
-        console.print("Findings:")
-        for finding in findings:
-            console.print(f"  ✗ {escape(finding.label)}: {escape(finding.evidence)}")
-            console.print(f"      [dim]Why it matters: {escape(finding.why)}[/]")
+            if result.reply == "skipped":
+                reasons[result.sent.removeprefix("skipped: ")] += 1
+                tools.add(tool.name)
+            inconclusive += any(check.status == "inconclusive" for check in result.checks)
+    if reasons:
+        console.print(
+            f"Probes skipped for safety: {sum(reasons.values())} calls on {len(tools)} tools, because"
+        )
+        for reason, count in reasons.most_common():
+            console.print(f"  {count} x {safe(reason)}")
+    if inconclusive:
+        console.print(
+            f"Inconclusive probes (an error that does not name the argument, when something else may "
+            f"explain it): {inconclusive}"
+        )
+
+
+def _detail(console: Console, server: ServerAudit) -> None:
+    """One line per finding; written straight out, since a large server has thousands."""
+    lines: list[str] = []
+    for tool in server.tools:
+        findings = [f"{check.label}: {check.evidence}" for check in tool.checks if check.status == "fail"]
+        for result in tool.probes:
+            for check in result.checks:
+                if check.status == "fail":
+                    text = " ".join(result.text.split())
+                    shown = text if len(text) <= TEXT_PREVIEW else text[: TEXT_PREVIEW - 1] + "…"
+                    findings.append(
+                        f"{result.probe} ({result.sent}): {check.label}: {check.evidence}; got: {shown}"
+                    )
+        if findings:
+            lines.append(
+                f"\n{tool.name}: {tool.cost.anthropic} tokens (Anthropic shape), {tool.cost.openai} (OpenAI)"
+            )
+            lines.extend(f"  ✗ {finding}" for finding in findings)
+    if lines:
+        console.print("\nPer tool:")
+        console.file.write(printable("\n".join(lines)) + "\n")
 
 
 def _selection(console: Console, selection: Selection) -> None:
@@ -154,6 +264,6 @@ def _selection(console: Console, selection: Selection) -> None:
             f", runner-up {choice.runner_up} ({choice.runner_up_score:.2f})" if choice.runner_up_score else ""
         )
         console.print(
-            f"  ✗ {escape(json.dumps(choice.text, ensure_ascii=False))}: wanted {choice.expected}, "
-            f"best {best}{runner_up}"
+            f"  ✗ {safe(json.dumps(choice.text, ensure_ascii=False))}: wanted {safe(choice.expected or '')}, "
+            f"best {safe(best)}{safe(runner_up)}"
         )

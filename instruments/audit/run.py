@@ -1,9 +1,16 @@
-"""The audit from start to finish: read each server (tools, then probes), then judge them together."""
+"""The audit from start to finish: read each server (tools, then probes), then judge them together.
+
+An environment failure: when at least ENVIRONMENT_MIN_CALLS calls were sent and every one came back
+as an error with the same text (numbers and quoted values aside) that names none of the arguments,
+the cause is the machine (no browser, no network, no credentials), not the surface. It is reported
+once, as such, and the probe half of the score is left out rather than scored on that one error.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from mcp import Client
 from mcp_types import Tool
@@ -11,8 +18,8 @@ from mcp_types import Tool
 from instruments.audit import costs, setchecks
 from instruments.audit.checklist import check_tool
 from instruments.audit.connect import Target, connect, list_tools
-from instruments.audit.findings import Audit, ProbeResult, ServerAudit, ToolAudit
-from instruments.audit.probe import Prober
+from instruments.audit.findings import Audit, Check, ProbeResult, ServerAudit, ToolAudit, cap
+from instruments.audit.probe import Permission, Prober, error_shape
 from instruments.audit.score import score
 from instruments.audit.selection import Request, check_tools_exist, select
 
@@ -26,48 +33,99 @@ class Reading:
     tools: list[Tool]
     probes: dict[str, list[ProbeResult]]
     probed: bool
+    schema_problems: dict[str, str] = field(default_factory=dict)
+    stray_stdout: list[str] = field(default_factory=list)
 
 
-async def read_server(client: Client, target: str, *, probe: bool, timeout: float) -> Reading:
+ENVIRONMENT_MIN_CALLS = 3
+
+
+async def read_server(
+    client: Client,
+    target: str,
+    *,
+    probe: bool,
+    timeout: float,
+    permission: Permission | None = None,
+    before_probe: Callable[[], object] | None = None,
+) -> Reading:
+    """`before_probe` runs between listing and probing (the corpus fingerprints its sandbox there)."""
     info = client.server_info
     label = info.name if info and info.name else target
-    tools = await list_tools(client, target)
-    prober = Prober(client, timeout)
+    tools, problems = await list_tools(client, target)
+    if before_probe is not None:
+        before_probe()
+    prober = Prober(client, timeout, permission)
     probes = {tool.name: await prober.probe(tool) for tool in tools} if probe else {}
-    return Reading(label, target, tools, probes, probe)
+    return Reading(label, target, tools, probes, probe, problems)
 
 
-async def read_all(targets: Sequence[Target], *, probe: bool, timeout: float) -> list[Reading]:
+async def read_all(
+    targets: Sequence[Target],
+    *,
+    probe: bool,
+    timeout: float,
+    permission: Permission | None = None,
+    before_probe: Callable[[], object] | None = None,
+) -> list[Reading]:
     readings = []
     for target in targets:
-        async with connect(target, timeout) as client:
-            readings.append(await read_server(client, str(target), probe=probe, timeout=timeout))
+        async with connect(target, timeout) as session:
+            reading = await read_server(
+                session.client,
+                str(target),
+                probe=probe,
+                timeout=timeout,
+                permission=permission,
+                before_probe=before_probe,
+            )
+            readings.append(Reading(**{**reading.__dict__, "stray_stdout": list(session.stray_stdout)}))
     return readings
+
+
+def environment_failure(probes: dict[str, list[ProbeResult]]) -> str:
+    """The one error every call got, when they all got the same one; else ""."""
+    sent = [r for results in probes.values() for r in results if r.reply not in ("skipped", "not applicable")]
+    if len(sent) < ENVIRONMENT_MIN_CALLS or any(result.reply != "error result" for result in sent):
+        return ""
+    shapes = {error_shape(result.text) for result in sent}
+    named = any(result.argument and re.search(re.escape(result.argument), result.text) for result in sent)
+    if len(shapes) != 1 or named:
+        return ""
+    return cap(sent[0].text.strip(), 300)
 
 
 def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | None = None) -> Audit:
     """Checklist, costs and score per server; then set-level checks and selection over all tools."""
     labels = _unique([reading.label for reading in readings])
     servers = []
+    every_name = [t.name for reading in readings for t in reading.tools]
     for label, reading in zip(labels, readings, strict=True):
-        others = {t.name for other in readings if other is not reading for t in other.tools}
+        own = {t.name for t in reading.tools}
+        others = {name for name in every_name if name not in own}
         tools = [
             ToolAudit(
                 name=tool.name,
                 cost=costs.tool_cost(tool),
-                checks=check_tool(tool, reading.label, others),
+                checks=check_tool(tool, reading.label, others, reading.schema_problems.get(tool.name, "")),
                 probes=reading.probes.get(tool.name, []),
             )
             for tool in reading.tools
         ]
+        blocked = environment_failure(reading.probes)
+        checks = [setchecks.tool_count(len(reading.tools))]
+        if reading.stray_stdout:
+            checks.append(stray_stdout(reading.stray_stdout))
         servers.append(
             ServerAudit(
                 label=label,
                 target=reading.target,
                 cost=costs.set_cost(reading.tools),
                 tools=tools,
-                checks=[setchecks.tool_count(len(reading.tools))],
-                score=score(tools, reading.probed),
+                checks=checks,
+                score=score(tools, reading.probed and not blocked),
+                environment_failure=blocked,
+                stray_stdout=reading.stray_stdout[:5],
             )
         )
     everything = [tool for reading in readings for tool in reading.tools]
@@ -89,6 +147,16 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
         combined_checks=combined,
         selection=selection,
         notes=[costs.O200K_NOTE],
+    )
+
+
+def stray_stdout(lines: list[str]) -> Check:
+    return Check(
+        "stdout_clean",
+        "stdout carries only JSON-RPC",
+        "fail",
+        f"{len(lines)} line{'s' if len(lines) != 1 else ''} that are not JSON-RPC, the first: {lines[0]!r}",
+        "A stdio server's stdout is the protocol; a stray line can break a strict client's session.",
     )
 
 

@@ -41,18 +41,32 @@ class Request:
     tool: str | None
 
 
+MAX_REQUEST_FILE_BYTES = 10_000_000
+
+
 def read_requests(path: Path) -> list[Request]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        with path.open("rb") as file:
+            data = file.read(MAX_REQUEST_FILE_BYTES + 1)
     except OSError as exc:
         raise RequestFileError(f"Cannot read the request file {path}: {exc.strerror}.") from exc
+    if len(data) > MAX_REQUEST_FILE_BYTES:
+        raise RequestFileError(
+            f"The request file {path} is over {MAX_REQUEST_FILE_BYTES:,} bytes. Give a file of JSON lines."
+        )
     requests = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
+    for number, raw in enumerate(data.splitlines(), start=1):
+        if not raw.strip():
             continue
         try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RequestFileError(
+                f"{path}, line {number}: not UTF-8 text. Save the file as UTF-8."
+            ) from None
+        try:
             entry = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # bad JSON, an integer past Python's digit limit, deep nesting
             entry = None
         if not (
             isinstance(entry, dict)

@@ -36,6 +36,7 @@ STOP_WORDS = frozenset({
 # fmt: on
 
 Vector = dict[str, float]
+INDEXED_ALL, COMMON_WORD = 200, 50
 
 
 def words(text: str) -> list[str]:
@@ -62,6 +63,28 @@ class TfIdf:
     def scores(self, text: str) -> list[float]:
         query = self._vector(words(text))
         return [cosine(query, vector) for vector in self.vectors]
+
+    def sharing_pairs(self) -> dict[tuple[int, int], float]:
+        """The cosine of every pair of documents that share a word, found through a word index.
+
+        In a set of more than INDEXED_ALL documents, a word found in more than COMMON_WORD documents
+        does not join a pair on its own, so a word every tool has cannot make the work quadratic; a
+        pair that only such words join is not compared. Each compared pair's cosine is exact.
+        """
+        cap = len(self.vectors) if len(self.vectors) <= INDEXED_ALL else COMMON_WORD
+        postings: dict[str, list[int]] = {}
+        for index, vector in enumerate(self.vectors):
+            for word in vector:
+                postings.setdefault(word, []).append(index)
+        pairs: dict[tuple[int, int], float] = {}
+        for documents in postings.values():
+            if len(documents) > cap:
+                continue
+            for position, first in enumerate(documents):
+                for second in documents[position + 1 :]:
+                    if (first, second) not in pairs:
+                        pairs[(first, second)] = self.similarity(first, second)
+        return pairs
 
     def similarity(self, first: int, second: int) -> float:
         """The cosine of two of the documents."""

@@ -97,8 +97,8 @@ async def test_the_sdk_defaults_leave_the_schema_open_and_parameters_bare() -> N
     assert checks["params_described"].status == "fail"
     assert checks["params_described"].evidence == "no description: query, limit"
     assert checks["schema_closed"].status == "fail"
-    assert checks["integers_bounded"].status == "fail"
-    assert "limit" in checks["integers_bounded"].evidence
+    assert checks["numbers_bounded"].status == "fail"
+    assert "limit" in checks["numbers_bounded"].evidence
 
 
 async def test_missing_title_and_annotations_are_found() -> None:
@@ -106,7 +106,8 @@ async def test_missing_title_and_annotations_are_found() -> None:
     assert checks["title_set"].status == "fail"
     assert checks["annotations_set"].status == "fail"
     partial = await verdicts("notes_trip_summary")
-    assert partial["annotations_set"].evidence == "unset: destructiveHint, idempotentHint, openWorldHint"
+    # The spec: destructive and idempotent hints mean nothing on a read-only tool, so only openWorldHint is missing.
+    assert partial["annotations_set"].evidence == "unset: openWorldHint"
 
 
 async def test_emphasis_and_standing_orders_are_hijack_words() -> None:

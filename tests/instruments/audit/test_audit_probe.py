@@ -17,7 +17,7 @@ from mcp_types import INVALID_PARAMS, Tool
 
 from instruments.audit.connect import Target, connect, list_tools
 from instruments.audit.findings import ProbeResult
-from instruments.audit.probe import Prober, placeholder, plans
+from instruments.audit.probe import Permission, Prober, placeholder, plans
 from servers.basics.server import mcp as basics
 from servers.convert.server import mcp as convert
 
@@ -46,10 +46,14 @@ async def lax_stall(seconds: int) -> str:
     return "late"
 
 
+# These tools change nothing, so the judging of their replies is tested with every call allowed.
+EVERY_CALL = Permission(side_effects=True)
+
+
 async def probe(server: MCPServer, name: str, timeout: float = 5) -> dict[str, ProbeResult]:
     async with Client(server) as client:
         tool = next(t for t in (await client.list_tools()).tools if t.name == name)
-        return {result.probe: result for result in await Prober(client, timeout).probe(tool)}
+        return {result.probe: result for result in await Prober(client, timeout, EVERY_CALL).probe(tool)}
 
 
 def statuses(result: ProbeResult) -> dict[str, str]:
@@ -93,6 +97,7 @@ async def test_a_json_rpc_error_is_survivable_but_invisible_to_the_model() -> No
         "short": "n/a",
         "no_internals": "n/a",
         "no_echo": "n/a",
+        "no_splicing": "n/a",
         "survives": "pass",
     }
 
@@ -111,7 +116,9 @@ async def test_our_servers_answer_every_probe_in_full(server: MCPServer) -> None
         results = [result for tool in tools for result in await prober.probe(tool)]
     failed = [(r.probe, c.id, c.evidence) for r in results for c in r.checks if c.status == "fail"]
     assert failed == []
-    assert {r.reply for r in results} <= {"error result", "not applicable"}
+    # Every bad call is refused; only the valid call may succeed, and nothing is skipped: both servers
+    # publish schemas that reject each bad call.
+    assert {r.reply for r in results if r.probe != "valid call"} <= {"error result", "not applicable"}
 
 
 async def test_the_overlong_probe_credits_a_short_preview_of_the_input() -> None:
@@ -136,6 +143,7 @@ def test_placeholders_fit_the_schema_and_are_never_urls() -> None:
 def test_a_tool_without_parameters_gets_only_the_unknown_argument_probe() -> None:
     tool_plans = plans(Tool(name="t", input_schema={"type": "object", "properties": {}}))
     assert [(p.probe, p.arguments is not None) for p in tool_plans] == [
+        ("valid call", True),
         ("unknown argument", True),
         ("wrong JSON type", False),
         ("missing required", False),
@@ -162,9 +170,8 @@ CRASHING_SERVER = textwrap.dedent(
 async def test_a_server_that_dies_fails_survival_and_the_rest_is_not_run(tmp_path: Path) -> None:
     script = tmp_path / "crashy.py"
     script.write_text(CRASHING_SERVER)
-    async with connect(Target(command=(sys.executable, str(script))), timeout=10) as client:
-        (tool,) = await list_tools(client, "crashy")
-        results = await Prober(client, 10).probe(tool)
-    assert [r.reply for r in results] == ["no answer", "not run", "not run", "not run"]
-    assert statuses(results[0])["survives"] == "fail"
+    async with connect(Target(command=(sys.executable, str(script))), timeout=10) as session:
+        (tool,), _ = await list_tools(session.client, "crashy")
+        results = await Prober(session.client, 10, EVERY_CALL).probe(tool)
+    assert [r.reply for r in results] == ["no answer", "not run", "not run", "not run", "not run"]
     assert statuses(results[1])["survives"] == "fail"

@@ -19,16 +19,20 @@ def tool(checklist: list[Check], probe: list[Check]) -> ToolAudit:
     return ToolAudit("t", TokenCost(1, 1), checklist, [result])
 
 
-def test_score_averages_the_checklist_and_probe_shares_and_ignores_n_a() -> None:
-    tools = [
-        tool(checks("pass", "pass", "fail", "n/a"), checks("pass", "fail")),
-        tool(checks("pass", "n/a"), checks("pass", "pass", "n/a")),
+def test_score_weighs_per_check_pass_rates_and_ignores_n_a_and_inconclusive() -> None:
+    named = [Check("says_what", "l", "pass", "e", "w"), Check("title_set", "l", "fail", "e", "w")]
+    other = [Check("says_what", "l", "fail", "e", "w"), Check("title_set", "l", "n/a", "e", "w")]
+    probe = [
+        Check("error_result", "l", "pass", "e", "w"),
+        Check("names_argument", "l", "inconclusive", "e", "w"),
     ]
-    found = score(tools, probed=True)
-    # C = 3 of 4 applicable checks, P = 3 of 4 applicable criteria: 100 * (0.75 + 0.75) / 2.
-    assert (found.checklist_passed, found.checklist_applicable) == (3, 4)
-    assert (found.probe_passed, found.probe_applicable) == (3, 4)
-    assert found.value == 75.0
+    found = score([tool(named, probe), tool(other, probe)], probed=True)
+    # Checklist: says_what (weight 3) passes 1 of 2, title_set (weight 1) 0 of 1:
+    # C = (3 * 0.5 + 1 * 0) / 4 = 0.375. Probe: error_result 2 of 2, the inconclusive ones unscored: P = 1.
+    # Score = 100 * (2 * 0.375 + 1) / 3 = 58.33...
+    assert (found.checklist_passed, found.checklist_applicable) == (1, 3)
+    assert (found.probe_passed, found.probe_applicable) == (2, 2)
+    assert found.value == 58.3
 
 
 def test_without_the_probe_the_score_is_the_checklist_share() -> None:
@@ -36,9 +40,8 @@ def test_without_the_probe_the_score_is_the_checklist_share() -> None:
 
 
 def test_the_score_rounds_down_so_only_all_passes_make_100() -> None:
-    passes: list[Status] = ["pass"] * 999
-    nearly = [tool(checks(*passes, "fail"), checks("pass"))]
-    assert score(nearly, probed=True).value == 99.9
+    nearly = [tool(checks("pass"), [])] * 999 + [tool(checks("fail"), [])]
+    assert score(nearly, probed=False).value == 99.9
     assert score([tool(checks("pass"), checks("pass"))], probed=True).value == 100.0
 
 

@@ -1,0 +1,312 @@
+"""The corpus: audit pinned real MCP servers from PyPI and npm, each in a throwaway sandbox, and write the table.
+
+`make audit-corpus` runs `python -m instruments.audit.corpus`. It needs the network (PyPI and npm) the
+first time and is not part of CI. Steps:
+
+1. Install the servers pinned in `corpus.json` into the cache directory (default .cache/audit-corpus):
+   two virtual environments, one for servers built on mcp 2.x and one for mcp<2, and a local npm
+   install. Each step is skipped when its stamp says the same pins are already installed.
+2. For each server: make a fresh sandbox (a `files/` folder with one text file; a git repository
+   for the git server), point HOME and TMPDIR into it, start the server there and list its tools
+   (a start may create files, e.g. a database), hash every file, run the full audit (safe by
+   default), and hash again. Any difference is a side effect of the probe, and is reported.
+3. Audit our three servers the same way, side by side.
+4. Write docs/audit-corpus.md; with --record, also write each server's tools/list and probe
+   replies to tests/instruments/audit/recordings/, which the tests judge offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from instruments.audit.connect import Target, Unreachable, server_environment
+from instruments.audit.findings import ServerAudit
+from instruments.audit.probe import Permission
+from instruments.audit.report import rollup
+from instruments.audit.run import Reading, audit_readings, read_all
+from instruments.console import printable, run_command
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CORPUS = HERE / "corpus.json"
+OURS = ("convert", "basics", "weather")
+TIMEOUT = 60.0
+MCP_PINS = {"venv-mcp2": "mcp>=2,<3", "venv-mcp1": "mcp<2"}
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    package: str
+    tools: int
+    tokens: int
+    score: float
+    probe: str
+    calls_sent: int
+    calls_skipped: int
+    changed: list[str]
+    findings: list[str]
+    seconds: float
+    error: str = ""
+
+
+def install(cache: Path, servers: list[dict[str, Any]]) -> None:
+    """The pinned packages into `cache`; a step whose stamp matches its pins is skipped."""
+    for venv, mcp_pin in MCP_PINS.items():
+        pins = sorted(f"{s['package']}=={s['version']}" for s in servers if s.get("venv") == venv)
+        if pins:
+            _step(cache / venv, [mcp_pin, *pins], lambda d=cache / venv, p=[mcp_pin, *pins]: _pip(d, p))
+    npm = sorted(f"{s['package']}@{s['version']}" for s in servers if s["registry"] == "npm")
+    if npm:
+        _step(cache / "npm", npm, lambda: _npm(cache / "npm", npm))
+
+
+def _step(where: Path, pins: list[str], run: Any) -> None:
+    stamp = where / ".pins"
+    if stamp.exists() and stamp.read_text() == "\n".join(pins):
+        return
+    print(f"installing {len(pins)} pinned packages into {where} (a minute or two) ...", flush=True)
+    run()
+    stamp.write_text("\n".join(pins))
+
+
+def _pip(venv: Path, pins: list[str]) -> None:
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+    subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "--quiet", *pins], check=True)
+
+
+def _npm(folder: Path, pins: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "package.json").write_text('{"name": "audit-corpus", "private": true}\n')
+    # No browser download: the audit needs playwright's tool list, not a browser.
+    env = {**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
+    subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", *pins],
+        cwd=folder,
+        env=env,
+        check=True,
+    )
+
+
+def sandbox(cache: Path, name: str, fixture: str | None) -> Path:
+    place = cache / "sandbox" / name
+    shutil.rmtree(place, ignore_errors=True)
+    (place / "files").mkdir(parents=True)
+    (place / "home").mkdir()
+    (place / "tmp").mkdir()
+    (place / "files" / "hello.txt").write_text("hello world\n")
+    if fixture == "git-repo":
+        (place / "README.md").write_text("# sandbox\n")
+        git = ["git", "-C", str(place), "-c", "user.name=audit", "-c", "user.email=audit@example.invalid"]
+        subprocess.run([*git, "init", "--quiet"], check=True)
+        subprocess.run([*git, "add", "README.md"], check=True)
+        subprocess.run([*git, "commit", "--quiet", "-m", "sandbox"], check=True)
+    return place
+
+
+def fingerprint(place: Path) -> dict[str, str]:
+    """Every file under `place` with its SHA-256; symlinks by their target."""
+    found = {}
+    for path in sorted(place.rglob("*")):
+        relative = str(path.relative_to(place))
+        if path.is_symlink():
+            found[relative] = f"-> {os.readlink(path)}"
+        elif path.is_file():
+            found[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
+        elif path.is_dir():
+            found[relative + "/"] = "dir"
+    return found
+
+
+def changes(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    added = [f"+{path}" for path in after if path not in before]
+    removed = [f"-{path}" for path in before if path not in after]
+    edited = [f"~{path}" for path in after if path in before and before[path] != after[path]]
+    return added + removed + edited
+
+
+def expand(words: Sequence[str], places: dict[str, str]) -> list[str]:
+    return [word.format(**places) for word in words]
+
+
+async def audit_one(target: Target, place: Path | None) -> tuple[Reading, list[str]]:
+    """Start and list, fingerprint the sandbox, probe (safe by default), fingerprint again."""
+    before: dict[str, str] = {}
+
+    def snapshot() -> None:
+        before.update(fingerprint(place) if place else {})
+
+    (reading,) = await read_all(
+        [target], probe=True, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
+    )
+    # The server is stopped by now, so whatever it wrote has landed.
+    after = fingerprint(place) if place else {}
+    return reading, changes(before, after)
+
+
+def row(name: str, package: str, server: ServerAudit, changed: list[str], seconds: float) -> Row:
+    results = [result for tool in server.tools for result in tool.probes]
+    sent = sum(result.reply not in ("skipped", "not applicable") for result in results)
+    skipped = sum(result.reply == "skipped" for result in results)
+    failing = sorted((r for r in rollup(server) if r[1]), key=lambda r: -r[1] / max(r[2], 1))
+    findings = [f"{check.label} ({count}/{applicable})" for check, count, applicable, _ in failing[:3]]
+    score = server.score
+    if server.environment_failure:
+        probe = "environment failure"
+    else:
+        probe = f"{score.probe_passed}/{score.probe_applicable}" if score.probed else "none scored"
+    return Row(
+        name,
+        package,
+        len(server.tools),
+        server.cost.anthropic,
+        score.value,
+        probe,
+        sent,
+        skipped,
+        changed,
+        findings,
+        seconds,
+    )
+
+
+def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, float]) -> str:
+    lines = [
+        "# The audit on real servers",
+        "",
+        "Written by `make audit-corpus` (`python -m instruments.audit.corpus`): every server pinned in",
+        "`instruments/audit/corpus.json`, installed from PyPI and npm into `.cache/audit-corpus/`, audited",
+        'alone in a throwaway sandbox with the default (safe) settings. "Sandbox" is what changed there',
+        "between the moment the server had started and listed its tools and the moment it had stopped",
+        "after the probe, from a hash of every file (HOME and TMPDIR point into the sandbox too).",
+        '"Was": the audit before this rework, checklist only (its probe executed tools with side',
+        "effects, so it was not run again). Scores: `instruments/audit/score.py`; checks: [audit.md](audit.md).",
+        "",
+    ]
+    header = "| Server | Package | Tools | Tokens | Score | Probe passed | Calls sent / skipped | Sandbox | Top findings (tools failing) |"
+    rule = "|---|---|---:|---:|---:|---:|---:|---|---|"
+
+    def line(r: Row) -> str:
+        if r.error:
+            return f"| {r.name} | {r.package} | | | | | | | could not audit: {printable(r.error)[:160]} |"
+        was = f" (was {before[r.name]:.1f})" if r.name in before else ""
+        changed = "unchanged" if not r.changed else "CHANGED: " + ", ".join(r.changed[:3])
+        return (
+            f"| {r.name} | {r.package} | {r.tools} | {r.tokens:,} | {r.score:.1f}{was} | {r.probe} | "
+            f"{r.calls_sent} / {r.calls_skipped} | {changed} | {'; '.join(r.findings) or '-'} |"
+        )
+
+    lines += [header, rule, *(line(r) for r in rows), "", "## Side by side with our three servers", ""]
+    lines += [header, rule, *(line(r) for r in ours)]
+    audited = [r for r in rows if not r.error]
+    lines += [
+        "",
+        f"{len(audited)} of {len(rows)} servers audited, {sum(r.tools for r in audited)} tools; "
+        f"{sum(r.calls_sent for r in audited)} calls sent, {sum(r.calls_skipped for r in audited)} skipped for safety; "
+        f"sandboxes changed: {sum(bool(r.changed) for r in audited)}. Whole run: {total:.0f} s.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def recording(reading: Reading) -> dict[str, Any]:
+    return {
+        "label": reading.label,
+        "tools": [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in reading.tools],
+        "probes": {name: [asdict(result) for result in results] for name, results in reading.probes.items()},
+    }
+
+
+def corpus_command(argv: Sequence[str]) -> int:
+    parse = argparse.ArgumentParser(
+        prog="python -m instruments.audit.corpus", description=__doc__.split("\n")[0]
+    )
+    parse.add_argument(
+        "--cache", type=Path, default=REPO / ".cache/audit-corpus", help="where servers install"
+    )
+    parse.add_argument(
+        "--output", type=Path, default=REPO / "docs/audit-corpus.md", help="the table to write"
+    )
+    parse.add_argument(
+        "--only", action="append", default=[], metavar="NAME", help="audit only NAME (repeatable)"
+    )
+    parse.add_argument(
+        "--record", type=Path, metavar="DIR", help="write tools/list and replies per server to DIR"
+    )
+    parse.add_argument(
+        "--before", type=Path, metavar="JSON", help="earlier scores {name: score} to show beside"
+    )
+    args = parse.parse_args(argv)
+    args.cache = args.cache.resolve()  # servers start inside their sandboxes, so paths must not be relative
+    servers = [
+        s for s in json.loads(CORPUS.read_text())["servers"] if not args.only or s["name"] in args.only
+    ]
+    started = time.monotonic()
+    install(args.cache, servers)
+    before = json.loads(args.before.read_text()) if args.before else {}
+    places = {
+        "venv_mcp2": str(args.cache / "venv-mcp2"),
+        "venv_mcp1": str(args.cache / "venv-mcp1"),
+        "node_modules": str(args.cache / "npm/node_modules"),
+    }
+    rows = []
+    for server in servers:
+        place = sandbox(args.cache, server["name"], server.get("fixture"))
+        here = {**places, "sandbox": str(place)}
+        given = {key: value.format(**here) for key, value in server.get("env", {}).items()}
+        environment, _ = server_environment(
+            os.environ, {**given, "HOME": str(place / "home"), "TMPDIR": str(place / "tmp")}
+        )
+        target = Target(command=tuple(expand(server["command"], here)), env=environment, cwd=str(place))
+        package = f"{server['package']}@{server['version']}"
+        rows.append(_audit_row(server["name"], package, target, place, args.record))
+        print(
+            f"{server['name']:<20} {rows[-1].score:5.1f} {rows[-1].seconds:6.1f} s {rows[-1].error[:80]}",
+            flush=True,
+        )
+    ours = []
+    for name in OURS:
+        target = Target(
+            command=(sys.executable, "-m", f"servers.{name}"), env=dict(os.environ), cwd=str(REPO)
+        )
+        ours.append(_audit_row(name, "this repository", target, None, None))
+    total = time.monotonic() - started
+    args.output.write_text(markdown(rows, ours, total, before))
+    print(f"wrote {args.output} ({total:.0f} s)")
+    return 0
+
+
+def _audit_row(name: str, package: str, target: Target, place: Path | None, record: Path | None) -> Row:
+    began = time.monotonic()
+    try:
+        reading, changed = anyio.run(audit_one, target, place)
+    except Unreachable as exc:
+        return Row(name, package, 0, 0, 0.0, "", 0, 0, [], [], time.monotonic() - began, str(exc))
+    (server,) = audit_readings([reading]).servers
+    if record:
+        record.mkdir(parents=True, exist_ok=True)
+        (record / f"{name}.json").write_text(
+            json.dumps(recording(reading), indent=1, ensure_ascii=False) + "\n"
+        )
+    return row(name, package, server, changed, time.monotonic() - began)
+
+
+def main() -> None:
+    run_command(lambda: corpus_command(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

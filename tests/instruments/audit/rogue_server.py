@@ -1,0 +1,107 @@
+"""A stdio MCP server that breaks the rules on purpose, in raw JSON-RPC so nothing tidies it up.
+
+`python rogue_server.py MODE...`, modes combinable:
+- no-schema: one tool is listed without inputSchema.
+- bad-schema: one tool's inputSchema is not valid JSON Schema ("type": 12).
+- escapes: descriptions carry ANSI escapes and a carriage return that would forge a report line.
+- huge: a 10 MB description.
+- stray: prints a line of text on stdout before speaking JSON-RPC.
+- slow-start: sleeps 30 s before answering anything.
+- stall: tools/call never answers.
+- env: the tool's description lists what it sees of AUDIT_* and FAKE_* variables.
+It writes its pid to $ROGUE_PID_FILE when that is set, so a test can check it was stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+MODES = set(sys.argv[1:])
+
+
+def tools() -> list[dict[str, object]]:
+    description = "Look up a note by its title and return the note's text, newest first."
+    if "escapes" in MODES:
+        description += "\x1b[2J\x1b[31m forged\r✓ every check passed\x07"
+    if "huge" in MODES:
+        description += " padding" * 1_250_000
+    if "env" in MODES:
+        seen = {k: v for k, v in sorted(os.environ.items()) if k.startswith(("AUDIT_", "FAKE_"))}
+        description = f"Reports the environment variables it sees, which are {json.dumps(seen)}."
+    listed: list[dict[str, object]] = [
+        {
+            "name": "rogue_lookup",
+            "description": description,
+            "inputSchema": {
+                "type": "object",
+                "properties": {"title": {"type": "string"}},
+                "required": ["title"],
+            },
+            "annotations": {"readOnlyHint": True, "openWorldHint": False},
+        }
+    ]
+    if "escapes" in MODES:
+        listed.append(
+            {"name": "rogue\x1b[2J\rname", "description": "Short.\x1b[31m", "inputSchema": {"type": "object"}}
+        )
+    if "no-schema" in MODES:
+        listed.append({"name": "rogue_bare", "description": "A tool published without an input schema."})
+    if "bad-schema" in MODES:
+        listed.append(
+            {"name": "rogue_bad", "description": "A tool with a broken schema.", "inputSchema": {"type": 12}}
+        )
+    return listed
+
+
+def answer(message: dict[str, object]) -> dict[str, object] | None:
+    method = message.get("method")
+    if "id" not in message:
+        return None
+    if method == "initialize":
+        params = message.get("params")
+        version = params.get("protocolVersion") if isinstance(params, dict) else None
+        result: object = {
+            "protocolVersion": version or "2025-06-18",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "rogue", "version": "1"},
+        }
+    elif method == "tools/list":
+        result = {"tools": tools()}
+    elif method == "tools/call":
+        if "stall" in MODES:
+            time.sleep(3600)
+        result = {"content": [{"type": "text", "text": "no note has that title"}], "isError": True}
+    elif method == "ping":
+        result = {}
+    else:
+        return {
+            "jsonrpc": "2.0",
+            "id": message["id"],
+            "error": {"code": -32601, "message": "Method not found"},
+        }
+    return {"jsonrpc": "2.0", "id": message["id"], "result": result}
+
+
+def main() -> None:
+    if os.environ.get("ROGUE_PID_FILE"):
+        with open(os.environ["ROGUE_PID_FILE"], "w") as file:
+            file.write(str(os.getpid()))
+    if "slow-start" in MODES:
+        time.sleep(30)
+    if "stray" in MODES:
+        print("Server starting up, hello!", flush=True)
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        reply = answer(message) if isinstance(message, dict) else None
+        if reply is not None:
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
+
+
+main()

@@ -1,0 +1,282 @@
+"""The audit against servers and inputs that misbehave: a clear message or finding, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mcp_types import Tool
+from rich.console import Console
+
+from instruments.audit import tfidf
+from instruments.audit.report import render
+from instruments.audit.run import Reading, audit_readings
+
+REPO = Path(__file__).resolve().parents[3]
+ROGUE = Path(__file__).with_name("rogue_server.py")
+
+
+def audit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "instruments.audit", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def rogue(*modes: str) -> str:
+    return f"python {ROGUE} {' '.join(modes)}"
+
+
+def test_a_tool_without_an_input_schema_is_a_finding_not_a_traceback() -> None:
+    done = audit("--json", "--server", rogue("no-schema", "bad-schema"))
+    assert done.returncode == 0, done.stderr
+    (server,) = json.loads(done.stdout)["servers"]
+    found = {
+        tool["name"]: next(c for c in tool["checks"] if c["id"] == "input_schema") for tool in server["tools"]
+    }
+    assert found["rogue_bare"]["status"] == "fail"
+    assert found["rogue_bare"]["evidence"] == "the definition has no inputSchema, which MCP requires"
+    assert found["rogue_bad"]["status"] == "fail"
+    assert found["rogue_lookup"]["status"] == "pass"
+
+
+def test_control_characters_from_a_server_are_escaped_in_every_report() -> None:
+    text = audit("--server", rogue("escapes"))
+    as_json = audit("--json", "--server", rogue("escapes"))
+    for done in (text, as_json):
+        assert done.returncode == 0, done.stderr
+        assert "\x1b" not in done.stdout
+        assert "\r" not in done.stdout
+        assert "\x07" not in done.stdout
+    assert "rogue\\x1b[2J\\rname" in text.stdout
+
+
+def test_stray_stdout_is_a_finding() -> None:
+    done = audit("--json", "--server", rogue("stray"))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    (server,) = json.loads(done.stdout)["servers"]
+    (check,) = [c for c in server["checks"] if c["id"] == "stdout_clean"]
+    assert check["status"] == "fail"
+    assert "'Server starting up, hello!'" in check["evidence"]
+
+
+def test_a_ten_megabyte_description_is_not_echoed_into_the_report() -> None:
+    done = audit("--json", "--server", rogue("huge"))
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout) < 200_000
+
+
+def test_the_timeout_bounds_the_whole_start_up() -> None:
+    done = audit("--timeout", "1", "--server", rogue("slow-start"))
+    assert done.returncode == 2
+    assert "it did not complete the MCP handshake within 1 s (--timeout)" in done.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])
+def test_a_timeout_that_is_not_a_positive_number_is_refused(value: str) -> None:
+    done = audit("--timeout", value, "--server", rogue())
+    assert done.returncode == 2
+    assert "is not a number of seconds above 0; try --timeout 20" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_callers_environment_reaches_the_server_but_credentials_only_when_named() -> None:
+    caller = {"AUDIT_PLAIN": "kept", "FAKE_API_TOKEN": "secret1", "FAKE_SERVICE_TOKEN": "secret2"}
+    done = audit(
+        "--json",
+        "--env",
+        "AUDIT_GIVEN=yes",
+        "--env",
+        "FAKE_SERVICE_TOKEN",
+        "--server",
+        rogue("env"),
+        env=caller,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    description = report["servers"][0]["tools"][0]["checks"]
+    seen = next(c["evidence"] for c in description if c["id"] == "says_what")
+    assert '"AUDIT_GIVEN": "yes"' in seen
+    assert '"AUDIT_PLAIN": "kept"' in seen
+    assert '"FAKE_SERVICE_TOKEN": "secret2"' in seen
+    assert "FAKE_API_TOKEN" not in seen
+    assert any(
+        "Withheld from the servers' environment as credentials:" in note and "FAKE_API_TOKEN" in note
+        for note in report["notes"]
+    )
+    assert all("secret1" not in note for note in report["notes"])
+
+
+def test_a_command_with_its_own_double_dash_is_one_server() -> None:
+    done = audit("--json", "--", sys.executable, "--", str(ROGUE))
+    assert done.returncode == 0, done.stderr
+    assert [s["label"] for s in json.loads(done.stdout)["servers"]] == ["rogue"]
+    repeated = audit("--json", "--server", f"python -- {ROGUE}", "--server", rogue())
+    assert [s["label"] for s in json.loads(repeated.stdout)["servers"]] == ["rogue", "rogue #2"]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (b"\xff\xfe not text\n", "line 1: not UTF-8 text. Save the file as UTF-8."),
+        (b"[" * 100_000 + b"\n", 'line 1: expected {"text": "...", "tool": "tool_name" or null}'),
+        (b'{"text": "a", "tool": null, "n": ' + b"9" * 5000 + b"}\n", 'line 1: expected {"text"'),
+    ],
+    ids=["not-utf8", "deep", "huge-integer"],
+)
+def test_an_unreadable_request_file_exits_2_naming_the_line(
+    tmp_path: Path, line: bytes, expected: str
+) -> None:
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(line)
+    done = audit("--requests", str(requests), "--server", rogue())
+    assert done.returncode == 2
+    assert expected in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def pid_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # A zombie whose parent has not reaped it yet has stopped running too.
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split()[2] == "Z"
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
+    tmp_path: Path, signum: int, code: int
+) -> None:
+    pid_file = tmp_path / "pid"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "instruments.audit", "--timeout", "600", "--server", rogue("stall")],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "ROGUE_PID_FILE": str(pid_file)},
+    )
+    # The first call stalls forever, so the audit is inside a call when the signal comes.
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline, "the server never started"
+        time.sleep(0.1)
+    time.sleep(1)
+    process.send_signal(signum)
+    _stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == code
+    assert stderr == ""
+    server = int(pid_file.read_text())
+    deadline = time.monotonic() + 30
+    while not pid_gone(server):
+        assert time.monotonic() < deadline, "the server was left running"
+        time.sleep(0.1)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def convert_with_a_token() -> Iterator[str]:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "servers.convert", "--transport", "http", "--port", str(port)],
+        cwd=REPO,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "MCP_BEARER_TOKEN": "s3cret-token"},
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_401_is_named_and_a_bearer_token_opens_the_door(convert_with_a_token: str) -> None:
+    refused = audit("--url", convert_with_a_token)
+    assert refused.returncode == 2
+    assert "it answered 401 Unauthorized, so it needs credentials" in refused.stderr
+    allowed = audit(
+        "--json",
+        "--bearer-token-env",
+        "AUDIT_TOKEN",
+        "--url",
+        convert_with_a_token,
+        env={"AUDIT_TOKEN": "s3cret-token"},
+    )
+    assert allowed.returncode == 0, allowed.stderr
+    assert json.loads(allowed.stdout)["servers"][0]["score"]["value"] == 100.0
+    header = audit("--json", "--header", "Authorization: Bearer s3cret-token", "--url", convert_with_a_token)
+    assert header.returncode == 0, header.stderr
+
+
+def many_tools(count: int) -> list[Tool]:
+    """Tools as a generator would write them: words all share, words groups of ten share, and each one's own."""
+    return [
+        Tool(
+            name=f"bulk_item_{i}",
+            description=f"Read item number {i} of the bulk store, tagged t{i} and group g{i % (count // 10)}, as text.",
+            input_schema={
+                "type": "object",
+                "properties": {"id": {"type": "integer", "minimum": 0, "maximum": 9}},
+            },
+        )
+        for i in range(count)
+    ]
+
+
+def compared_pairs(count: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    calls = 0
+    real = tfidf.TfIdf.similarity
+
+    def counted(self: tfidf.TfIdf, first: int, second: int) -> float:
+        nonlocal calls
+        calls += 1
+        return real(self, first, second)
+
+    monkeypatch.setattr(tfidf.TfIdf, "similarity", counted)
+    audit_readings([Reading("bulk", "bulk", many_tools(count), {}, probed=False)])
+    return calls
+
+
+def test_the_set_checks_grow_linearly_with_the_number_of_tools(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every pair of 2,000 tools would be 2 million comparisons; only pairs joined by a rarer word are
+    # made, here the 45 pairs inside each group of ten.
+    small, large = compared_pairs(1000, monkeypatch), compared_pairs(2000, monkeypatch)
+    assert (small, large) == (100 * 45, 200 * 45)
+
+
+def test_a_report_of_a_big_server_stays_bounded_by_its_findings() -> None:
+    huge = Tool(
+        name="bulk_huge", description="Read. " + "padding " * 125_000, input_schema={"type": "object"}
+    )
+    audited = audit_readings([Reading("bulk", "bulk", [huge], {}, probed=False)])
+    out = io.StringIO()
+    render(audited, Console(file=out, width=200))
+    assert len(out.getvalue()) < 50_000

@@ -1,0 +1,193 @@
+"""Each rule the hand check of real servers found wrong, on the sentences and schemas those servers publish."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from mcp_types import Tool, ToolAnnotations
+
+from instruments.audit.checklist import check_tool
+from instruments.audit.findings import ProbeResult
+from instruments.audit.probe import Plan, probe_checks
+from instruments.audit.setchecks import near_duplicates
+
+
+def verdict(tool: Tool, key: str, server: str = "files") -> tuple[str, str]:
+    (check,) = [c for c in check_tool(tool, server, set()) if c.id == key]
+    return check.status, check.evidence
+
+
+def described(name: str, description: str, **schema: Any) -> Tool:
+    return Tool(name=name, description=description, input_schema={"type": "object", **schema})
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "DEPRECATED: Use read_text_file instead.",
+        "Only works within allowed directories.",
+        "Not for binary files; use read_media_file.",
+        "Returns at most 100 results.",
+    ],
+)
+def test_when_not_is_read_the_way_people_write_it(sentence: str) -> None:
+    tool = described("files_read", f"Read the complete contents of a file as text. {sentence}")
+    assert verdict(tool, "says_when_not") == ("pass", sentence)
+
+
+def test_a_rate_limit_on_the_model_is_not_when_not_to_use_it() -> None:
+    tool = described(
+        "docs_query",
+        "Fetch documentation for a library. Do not call this tool more than 3 times per question.",
+    )
+    status, evidence = verdict(tool, "says_when_not")
+    assert status == "fail"
+    assert evidence.startswith("only a limit on how often to call")
+
+
+def test_a_complete_sentence_says_what_even_when_it_shares_words_with_the_name() -> None:
+    tool = described(
+        "list_allowed_directories", "Returns the list of directories that this server is allowed to access."
+    )
+    assert verdict(tool, "says_what")[0] == "pass"
+    assert verdict(described("notes_search", "Searches notes."), "says_what")[0] == "fail"
+
+
+def test_a_read_only_tool_needs_only_the_hints_that_mean_something() -> None:
+    hints = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    tool = Tool(name="files_read", input_schema={"type": "object"}, annotations=hints)
+    assert verdict(tool, "annotations_set") == ("pass", "readOnlyHint=true, openWorldHint=false")
+    writer = Tool(
+        name="files_write",
+        input_schema={"type": "object"},
+        annotations=ToolAnnotations(read_only_hint=False, open_world_hint=False),
+    )
+    assert verdict(writer, "annotations_set") == ("fail", "unset: destructiveHint, idempotentHint")
+
+
+def test_count_like_numbers_need_bounds_and_a_prose_bound_is_named() -> None:
+    head = described("files_read", "Read a file.", properties={"head": {"type": "number"}})
+    assert verdict(head, "numbers_bounded") == ("fail", "missing a minimum or maximum: head")
+    pages = described(
+        "repo_list",
+        "List issues.",
+        properties={"perPage": {"type": "number", "description": "Results per page (max: 100)"}},
+    )
+    assert verdict(pages, "numbers_bounded")[1] == (
+        "missing a minimum or maximum: perPage (perPage: a bound said only in prose, which nothing enforces)"
+    )
+    amount = described("units_convert", "Convert.", properties={"value": {"type": "number"}})
+    assert verdict(amount, "numbers_bounded")[0] == "n/a"
+
+
+def test_a_closed_set_written_in_prose_needs_an_enum() -> None:
+    tool = described(
+        "git_branch",
+        "List branches.",
+        properties={
+            "branch_type": {
+                "type": "string",
+                "description": "Whether to list 'local', 'remote' or 'all' branches.",
+            }
+        },
+    )
+    status, evidence = verdict(tool, "closed_sets_enum")
+    assert status == "fail"
+    assert "branch_type" in evidence
+
+
+@pytest.mark.parametrize("name", ["get_current_time", "convert_time", "read_file", "search_nodes"])
+def test_a_common_verb_is_not_a_namespace_even_when_the_server_is_named_after_it(name: str) -> None:
+    assert verdict(described(name, "x"), "namespaced", server=name.split("_")[0])[0] == "fail"
+
+
+def test_a_service_prefix_is_a_namespace() -> None:
+    assert verdict(described("units_convert", "x"), "namespaced", server="convert")[0] == "pass"
+
+
+def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> None:
+    fact = described(
+        "arxiv_search", "Find similar papers. IMPORTANT: only searches your local downloaded collection."
+    )
+    assert verdict(fact, "no_hijack")[0] == "pass"
+    order = described(
+        "docs_resolve", "Resolve a library id. You MUST call this function before 'get-library-docs'."
+    )
+    status, evidence = verdict(order, "no_hijack")
+    assert status == "fail"
+    assert evidence.startswith("standing order 'You MUST'")
+
+
+def test_a_tool_without_a_valid_schema_is_a_finding_not_a_crash() -> None:
+    tool = Tool(name="rogue_bare", input_schema={"type": "object"})
+    assert verdict_with_problem(tool, "the definition has no inputSchema, which MCP requires") == (
+        "fail",
+        "the definition has no inputSchema, which MCP requires",
+    )
+    broken = Tool(name="rogue_bad", input_schema={"type": "object", "properties": {"x": {"type": 12}}})
+    status, evidence = verdict(broken, "input_schema")
+    assert status == "fail"
+    assert evidence.startswith("not valid JSON Schema at properties/x/type")
+
+
+def verdict_with_problem(tool: Tool, problem: str) -> tuple[str, str]:
+    (check,) = [c for c in check_tool(tool, "rogue", set(), problem) if c.id == "input_schema"]
+    return check.status, check.evidence
+
+
+def test_opposite_verbs_are_not_near_duplicates() -> None:
+    text = "an entity in the knowledge graph with its observations and relations"
+    pair = [
+        ("memory", described("create_entities", f"Create {text}.")),
+        ("memory", described("delete_entities", f"Delete {text}.")),
+    ]
+    assert near_duplicates(pair).status == "pass"
+    same = [
+        ("memory", described("find_entities", f"Find {text}.")),
+        ("memory", described("search_entities", f"Find {text}.")),
+    ]
+    assert near_duplicates(same).status == "fail"
+
+
+def judged(plan: Plan, reply: str, text: str, valid: bool | None) -> dict[str, str]:
+    return {c.id: c.status for c in probe_checks(plan, reply, text, True, valid)}  # type: ignore[arg-type]
+
+
+UNKNOWN = Plan("unknown argument", "probe_extra", {"repo_path": "probe", "probe_extra": "probe"}, "")
+
+
+def test_an_error_about_the_placeholder_is_inconclusive_not_a_pass() -> None:
+    # git: the placeholder path is outside the repository, and the error says only that.
+    found = judged(
+        UNKNOWN, "error result", "Repository path 'probe' is outside the allowed repository", False
+    )
+    assert (found["error_result"], found["names_argument"]) == ("inconclusive", "inconclusive")
+
+
+def test_an_error_that_names_the_extra_argument_passes_even_if_the_valid_call_failed() -> None:
+    found = judged(UNKNOWN, "error result", "Unknown argument: probe_extra", False)
+    assert (found["error_result"], found["names_argument"]) == ("pass", "pass")
+
+
+def test_an_error_after_a_good_valid_call_is_blamed_on_the_extra_argument() -> None:
+    found = judged(UNKNOWN, "error result", "Invalid arguments", True)
+    assert (found["error_result"], found["names_argument"]) == ("pass", "fail")
+
+
+def test_an_error_showing_the_value_spliced_into_sql_is_flagged() -> None:
+    plan = Plan("overlong string", "query", {"query": "overlong0 overlong1 overlong2 " * 200}, "")
+    found = judged(plan, "error result", 'Database error: near "overlong1": syntax error', None)
+    assert found["no_splicing"] == "fail"
+    quoted = judged(plan, "error result", "query is longer than 5000 characters", None)
+    assert quoted["no_splicing"] == "pass"
+
+
+def test_a_long_text_the_schema_allows_is_not_a_failure_to_refuse() -> None:
+    plan = Plan("overlong string", "content", {"content": "x" * 5000}, "", forbidden=False)
+    assert judged(plan, "success result", "written", True)["error_result"] == "n/a"
+
+
+def test_probe_results_cap_what_they_keep() -> None:
+    result = ProbeResult("p", "a", "s", "error result", "x" * 100_000, [])
+    assert len(result.text) < 2100

@@ -1,0 +1,139 @@
+"""Safe by default: the probe never runs a tool that may change something, and says what it skipped."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp_types import Tool, ToolAnnotations
+from pydantic import Field
+
+from instruments.audit.probe import Permission, Prober, plans, run_refusal
+
+ran: list[str] = []  # every tool body that ran, in order
+shop = MCPServer("shop")
+
+
+@shop.tool(description="Delete a customer's order by its id, for good.")
+def shop_delete_order(order_id: int, reason: str) -> str:
+    ran.append("shop_delete_order")
+    return "deleted"
+
+
+@shop.tool(description="Empty the whole cart.", annotations=ToolAnnotations(destructive_hint=True))
+def shop_empty_cart(confirm: bool = True) -> str:
+    ran.append("shop_empty_cart")
+    return "emptied"
+
+
+@shop.tool(
+    description="Write a note, at most 200 characters.",
+    annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False),
+)
+def shop_write_note(text: Annotated[str, Field(max_length=200)]) -> str:
+    ran.append("shop_write_note")
+    return "written"
+
+
+@shop.tool(
+    description="Look an order up on the remote shop.",
+    annotations=ToolAnnotations(read_only_hint=True),  # openWorldHint unset: may reach the network
+)
+def shop_remote_lookup(order_id: int) -> str:
+    ran.append("shop_remote_lookup")
+    return "found"
+
+
+@shop.tool(
+    description="Look an order up in the local cache.",
+    annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+)
+def shop_local_lookup(order_id: int) -> str:
+    ran.append("shop_local_lookup")
+    return "found"
+
+
+async def probe_all(permission: Permission) -> dict[str, list[tuple[str, str, str]]]:
+    ran.clear()
+    async with Client(shop) as client:
+        tools = (await client.list_tools()).tools
+        prober = Prober(client, 5, permission)
+        return {tool.name: [(r.probe, r.reply, r.sent) for r in await prober.probe(tool)] for tool in tools}
+
+
+async def test_by_default_only_the_read_only_closed_world_tool_runs() -> None:
+    found = await probe_all(Permission())
+    assert set(ran) == {"shop_local_lookup"}
+    # A tool that may change things gets only calls its schema rejects, and no valid call.
+    assert [probe for probe, _, _ in found["shop_delete_order"]] == [
+        "unknown argument",
+        "wrong JSON type",
+        "missing required",
+        "overlong string",
+    ]
+    assert {reply for _, reply, _ in found["shop_delete_order"]} <= {"error result", "skipped"}
+
+
+async def test_skipped_probes_say_why() -> None:
+    found = await probe_all(Permission())
+    empty = {probe: (reply, sent) for probe, reply, sent in found["shop_empty_cart"]}
+    assert empty["unknown argument"] == (
+        "skipped",
+        "skipped: with no required parameter to leave out, a server that ignores unknown arguments "
+        "would run the tool",
+    )
+    delete = {probe: (reply, sent) for probe, reply, sent in found["shop_delete_order"]}
+    assert delete["overlong string"] == (
+        "skipped",
+        "skipped: reason has no maxLength, so a long text is valid and the call could run the tool",
+    )
+
+
+async def test_a_bounded_text_gets_the_overlong_probe_even_when_the_tool_writes() -> None:
+    found = await probe_all(Permission())
+    write = {probe: (reply, sent) for probe, reply, sent in found["shop_write_note"]}
+    assert write["overlong string"] == ("error result", "text=<5000 characters>")
+    assert "shop_write_note" not in ran
+
+
+async def test_network_and_side_effects_are_opt_in() -> None:
+    await probe_all(Permission(network=True))
+    assert set(ran) == {"shop_local_lookup", "shop_remote_lookup"}
+    await probe_all(Permission(side_effects=True))
+    assert set(ran) >= {"shop_delete_order", "shop_empty_cart", "shop_write_note"}
+
+
+def test_what_makes_a_tool_safe_to_run_is_said_in_one_sentence() -> None:
+    bare = Tool(name="t", input_schema={"type": "object"})
+    assert run_refusal(bare, Permission()) == (
+        "it is not annotated readOnlyHint: true, so a valid call could change something"
+    )
+    remote = Tool(name="t", input_schema={"type": "object"}, annotations=ToolAnnotations(read_only_hint=True))
+    assert "may reach the network" in run_refusal(remote, Permission())
+    assert run_refusal(remote, Permission(network=True)) == ""
+
+
+def test_a_call_the_schema_would_accept_is_never_planned_for_an_unsafe_tool() -> None:
+    # Every parameter optional and untyped: no call can be shown to be refused, so nothing is sent.
+    loose = Tool(name="t", input_schema={"type": "object", "properties": {"x": {}}})
+    assert all(plan.arguments is None for plan in plans(loose, may_run=False))
+    broken = Tool(
+        name="t", input_schema={"type": "object", "properties": {"x": {"type": 12}}, "required": ["x"]}
+    )
+    assert all(plan.arguments is None for plan in plans(broken, may_run=False))
+    assert "skipped: the inputSchema is not valid JSON Schema, so no call can be shown to be refused" in {
+        plan.sent for plan in plans(broken, may_run=False)
+    }
+
+
+def test_unsafe_wrong_types_are_values_no_validator_coerces() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"count": {"type": "integer"}, "flag": {"type": "boolean"}, "name": {"type": "string"}},
+        "required": ["count", "flag", "name"],
+    }
+    tool = Tool(name="t", input_schema=schema)
+    (wrong,) = [plan for plan in plans(tool, may_run=False) if plan.probe == "wrong JSON type"]
+    # "12" would be coerced to 12 by a lax server, which would then run; a word is not.
+    assert wrong.arguments == {"count": "probe"}
