@@ -52,12 +52,13 @@ INFORMAL_COUNTRY_NAMES = {
 # Languages whose country names are understood (pycountry's translations): the languages Open-Meteo's
 # geocoder is most asked in, and those of the most populous countries. Subdivision names have fewer
 # translations worth the start-up time: their English names ("Bavaria") and a few exonyms.
-COUNTRY_LANGUAGES = tuple(
-    "de fr es it pt pt_BR nl da sv nb_NO fi pl cs sk hu ro bg el ru uk tr ar he fa hi ja ko zh_CN zh_TW id vi th".split()
+# fmt: off
+COUNTRY_LANGUAGES = (
+    "de", "fr", "es", "it", "pt", "pt_BR", "nl", "da", "sv", "nb_NO", "fi", "pl", "cs", "sk", "hu", "ro",
+    "bg", "el", "ru", "uk", "tr", "ar", "he", "fa", "hi", "ja", "ko", "zh_CN", "zh_TW", "id", "vi", "th",
 )
+# fmt: on
 SUBDIVISION_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
-
-
 PUNCTUATION = re.compile(r"[.'\u2019]")  # dots and apostrophes, straight or curly
 
 
@@ -209,6 +210,16 @@ def spellings(name: str, translations: Iterable[gettext.NullTranslations]) -> se
     return {name, *(translation.gettext(name) for translation in translations)}
 
 
+def iso_index_loaded() -> bool:
+    return country_index.cache_info().currsize > 0 and subdivision_index.cache_info().currsize > 0
+
+
+def load_iso_index() -> None:
+    """Build both ISO indexes now: about a fifth of a second, better spent off the event loop."""
+    country_index()
+    subdivision_index()
+
+
 # --- what the model reads ----------------------------------------------------------------------
 
 
@@ -231,13 +242,3 @@ def listing(places: list[GeoResult]) -> str:
 def comma_separated(*parts: str | None) -> str:
     text = ", ".join(part for part in parts if part)
     return text if len(text) <= MAX_LABEL_CHARS else text[: MAX_LABEL_CHARS - 1] + "…"
-
-
-def iso_index_loaded() -> bool:
-    return country_index.cache_info().currsize > 0 and subdivision_index.cache_info().currsize > 0
-
-
-def load_iso_index() -> None:
-    """Build both ISO indexes now: about a fifth of a second, better spent off the event loop."""
-    country_index()
-    subdivision_index()
