@@ -212,7 +212,8 @@ def day_at(daily: DailySeries, index: int) -> Day:
         return series[index] if index < len(series) else None
 
     code = value(daily.weather_code)
-    return Day(
+    # The series were validated when the response was read; building a row needs no second pass.
+    return Day.model_construct(
         date=daily.time[index],
         conditions=None if code is None else CONDITIONS.get(code),
         temperature_min=value(daily.temperature_2m_min),
