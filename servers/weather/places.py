@@ -24,7 +24,7 @@ from servers.weather.openmeteo import GeoResult
 
 DOMINANCE = 10  # Paris, France (2.1 M) over Paris, Texas (25 k); not Springfield MO over IL.
 MAX_CANDIDATES = 5
-MAX_LABEL_CHARS = 80  # five candidates stay a short error whatever the upstream names are
+MAX_LABEL_CHARS = 64  # five candidates and a 100-character city stay a short error
 
 # Country names people write that ISO 3166 does not carry (checked against pycountry 26.2):
 # each maps to its ISO 3166-1 alpha-2 code.

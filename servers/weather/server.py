@@ -6,7 +6,7 @@ deadline, and answers in one line per day. Everything that talks to the service 
 `openmeteo.py`, the choice among places of one name in `places.py`. To make your own: rename the
 server and its namespace, replace `openmeteo.py` with a client for your service (keep its deadline
 and its failures raised as ToolFailure), rewrite the tool's docstring and parameter descriptions,
-and update tests/test_weather_contract.py and requests.jsonl to match. Take along servers/surface/
+and update tests/servers/test_weather_contract.py and requests.jsonl to match. Take along servers/surface/
 (the rules) and servers/surface/transport.py (stdio and HTTP); `make new-server NAME=...` starts a fresh
 server with its tests instead (docs/templates.md).
 """

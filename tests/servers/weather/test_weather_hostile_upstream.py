@@ -279,3 +279,26 @@ def test_the_bomb_is_what_it_claims() -> None:
     # The tests above mean something only if the bomb really inflates that far.
     assert len(zlib.decompress(BOMB, 16 + zlib.MAX_WBITS)) == BOMB_BYTES
     assert len(BOMB) < BOMB_BYTES // 500
+
+
+@pytest.mark.parametrize("city", ["B" * 100, "Berlin, " + "x" * 92])
+async def test_an_ambiguity_among_long_upstream_names_stays_a_short_error(
+    upstream: respx.MockRouter, city: str
+) -> None:
+    places = [
+        {
+            "name": f"Berlin {index:02d}" + "n" * 200,
+            "admin1": "A" * 200,
+            "admin2": "B" * 200,
+            "country_code": "DE",
+        }
+        for index in range(20)
+    ]
+    for place in places:
+        place.update(latitude=52.5, longitude=13.4, population=1000)
+    upstream.routes["places"].respond(200, json={"results": places})
+    async with Client(mcp) as client:
+        result = await client.call_tool("weather_get_forecast", {"city": city, "days": 1})
+    assert (
+        error_text(result).count('"Berlin ') == 5
+    )  # at most 600 characters, five candidates, whatever arrived
