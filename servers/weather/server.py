@@ -36,26 +36,6 @@ mcp = ToolServer(
 )
 
 
-class InlineSchema(GenerateJsonSchema):
-    """The same contract without `$ref`s, and `"type": [..., "null"]` for what may be null: the SDK's
-    client validates every result against it, and this shape validates in half the time."""
-
-    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> dict[str, Any]:
-        generated = super().generate(schema, mode)
-        definitions = generated.pop("$defs", {})
-
-        def inline(node: Any) -> Any:
-            if isinstance(node, dict):
-                siblings = {key: inline(value) for key, value in node.items() if key != "$ref"}
-                if "$ref" in node:  # a field's own description sits beside the reference
-                    return {**inline(definitions[node["$ref"].rsplit("/", 1)[1]]), **siblings}
-                return siblings
-            return [inline(item) for item in node] if isinstance(node, list) else node
-
-        inlined: dict[str, Any] = inline(generated)
-        return inlined
-
-
 class Place(BaseModel):
     name: str
     region: str | None = Field(description="State, province or similar.")
@@ -91,12 +71,13 @@ class Forecast(BaseModel):
         cls,
         by_alias: bool | None = None,
         ref_template: str = DEFAULT_REF_TEMPLATE,
-        schema_generator: type[GenerateJsonSchema] = InlineSchema,
+        schema_generator: type[GenerateJsonSchema] = GenerateJsonSchema,
         mode: JsonSchemaMode = "validation",
         **options: Any,
     ) -> dict[str, Any]:
+        """The published outputSchema, always in the shape InlineSchema (below) makes."""
         return super().model_json_schema(
-            by_alias, ref_template, schema_generator, mode, union_format="primitive_type_array"
+            by_alias, ref_template, InlineSchema, mode, union_format="primitive_type_array"
         )
 
 
@@ -145,6 +126,27 @@ async def weather_get_forecast(
 
 
 # --- plumbing -----------------------------------------------------------------------------------
+
+
+class InlineSchema(GenerateJsonSchema):
+    """The same contract without `$ref`s, and `"type": [..., "null"]` for what may be null: the SDK's
+    client validates every result against it, and this shape validates in half the time."""
+
+    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> dict[str, Any]:
+        generated = super().generate(schema, mode)
+        definitions = generated.pop("$defs", {})
+
+        def inline(node: Any) -> Any:
+            if isinstance(node, dict):
+                siblings = {key: inline(value) for key, value in node.items() if key != "$ref"}
+                if "$ref" in node:  # a field's own description sits beside the reference
+                    return {**inline(definitions[node["$ref"].rsplit("/", 1)[1]]), **siblings}
+                return siblings
+            return [inline(item) for item in node] if isinstance(node, list) else node
+
+        inlined: dict[str, Any] = inline(generated)
+        return inlined
+
 
 # Labels for a unit when the response does not state it, and Open-Meteo's spellings made plain.
 DEFAULT_UNITS = {
