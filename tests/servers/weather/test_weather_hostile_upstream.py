@@ -285,20 +285,11 @@ def test_the_bomb_is_what_it_claims() -> None:
 async def test_an_ambiguity_among_long_upstream_names_stays_a_short_error(
     upstream: respx.MockRouter, city: str
 ) -> None:
-    places = [
-        {
-            "name": f"Berlin {index:02d}" + "n" * 200,
-            "admin1": "A" * 200,
-            "admin2": "B" * 200,
-            "country_code": "DE",
-        }
-        for index in range(20)
-    ]
-    for place in places:
-        place.update(latitude=52.5, longitude=13.4, population=1000)
+    where: dict[str, object] = {"latitude": 52.5, "longitude": 13.4, "population": 1000, "country_code": "DE"}
+    long_names = {"admin1": "A" * 200, "admin2": "B" * 200}
+    places = [{"name": f"Berlin {index:02d}" + "n" * 200, **long_names, **where} for index in range(20)]
     upstream.routes["places"].respond(200, json={"results": places})
     async with Client(mcp) as client:
         result = await client.call_tool("weather_get_forecast", {"city": city, "days": 1})
-    assert (
-        error_text(result).count('"Berlin ') == 5
-    )  # at most 600 characters, five candidates, whatever arrived
+    # At most 600 characters (error_text checks), five candidates, whatever arrived.
+    assert error_text(result).count('"Berlin ') == 5
