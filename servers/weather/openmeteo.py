@@ -1,10 +1,12 @@
-"""Open-Meteo's place search and forecast APIs, as a tool needs them: bounded in time, cached, and
-failing with messages a model can act on.
+"""Open-Meteo's place search and forecast APIs, as a tool needs them: bounded in time and in bytes,
+cached, and failing with messages a model can act on.
 
-One `httpx.AsyncClient` lives as long as the server (the lifespan below) so connections are reused.
-Every call carries an absolute deadline; retries happen only where a second try can succeed
-(timeouts, 429 with a short Retry-After, 5xx) and never past that deadline. Upstream text is data:
-it is cleaned on the way in, before anything else reads it.
+One HTTP client lives as long as the server (the lifespan below) so connections are reused. Every
+call carries an absolute deadline; retries happen only where a second try can succeed (timeouts,
+429 with a short Retry-After, 5xx) and never past that deadline. Time is read through a `Clock`,
+so tests run deadlines and backoff on a virtual one. A response is read up to a few MB of decoded
+bytes and no further. Upstream text is data: it is cleaned on the way in, before anything else
+reads it, and numbers outside what weather can be read as unknown.
 """
 
 from __future__ import annotations
@@ -12,20 +14,24 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 import unicodedata
-from collections.abc import AsyncIterator, Hashable
-from contextlib import asynccontextmanager
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from email.utils import parsedate_to_datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 import anyio
-import httpx
-from async_lru import alru_cache
+from cachetools import Cache, LRUCache, TTLCache
 from mcp.server.mcpserver import MCPServer
-from pydantic import AfterValidator, BaseModel, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from servers.surface import ToolFailure
+
+if TYPE_CHECKING:
+    import httpx
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +44,16 @@ USER_AGENT = "mcp-surface-suite-weather/0.1 (MCP weather forecast tool)"
 # A model waits for the whole tool call, so the call as a whole gets a deadline, and the single
 # requests inside it get timeouts short enough to leave room for a retry.
 CALL_DEADLINE_SECONDS = 6.0
-TIMEOUTS = httpx.Timeout(4.0, connect=2.0)
+REQUEST_TIMEOUT_SECONDS = 4.0
+CONNECT_TIMEOUT_SECONDS = 2.0
 ATTEMPTS = 3
 FIRST_BACKOFF_SECONDS = 0.25
-MAX_RETRY_AFTER_SECONDS = 2.0
+MAX_RETRY_AFTER_SECONDS = 2.0  # waited for within a call
+MAX_STATED_WAIT_SECONDS = 600  # said as "wait N seconds"; beyond it, "try later"
+
+# A week of daily data is about 2 KB and 20 places about 6 KB: anything past this is not an answer.
+MAX_RESPONSE_BYTES = 2_000_000
+MAX_CACHE_BYTES = 4_000_000  # per cache, counted in response bytes
 
 # Forecast models update hourly at best; a few minutes of reuse costs no freshness anyone notices.
 FORECAST_TTL_SECONDS = 300.0
@@ -56,26 +68,63 @@ UNIT_PARAMETERS: dict[Units, dict[str, str]] = {
     "metric": {"temperature_unit": "celsius", "wind_speed_unit": "kmh", "precipitation_unit": "mm"},
     "imperial": {"temperature_unit": "fahrenheit", "wind_speed_unit": "mph", "precipitation_unit": "inch"},
 }
+# Every unit Open-Meteo documents for the variables read here; any other label is not trusted.
+KNOWN_UNITS = frozenset({"°C", "°F", "mm", "inch", "km/h", "mph", "mp/h", "m/s", "kn"})
+UNIT_VARIABLES = frozenset(
+    {"temperature_2m_min", "temperature_2m_max", "precipitation_sum", "wind_speed_10m_max"}
+)
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+KeyT = TypeVar("KeyT", bound=Hashable)
+ValueT = TypeVar("ValueT")
+
+# Terminal escape sequences (CSI, OSC, and two-character ESC forms, 7- and 8-bit), removed whole:
+# dropping only the ESC would leave "[2J[31m" behind.
+ESCAPE_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -~]?"
+)
 
 
 def clean_text(text: str, limit: int = MAX_UPSTREAM_TEXT) -> str:
-    """Upstream text as safe data: no control or invisible format characters, one line, bounded."""
+    """Upstream text as safe data: no escape sequences, control or invisible format characters, no
+    quotes or angle brackets that could pass for our own markup; one line, bounded."""
+    text = ESCAPE_SEQUENCE.sub("", text).replace('"', "'").replace("<", " ").replace(">", " ")
     words = (
         "".join(char for char in word if not unicodedata.category(char).startswith("C"))
         for word in text.split()
     )
-    return " ".join(word for word in words if word)[:limit]
+    return " ".join(word for word in words if word)[:limit].rstrip()
+
+
+def plausible(low: float, high: float) -> AfterValidator:
+    """A figure outside what weather can be (NaN, 1e308 °C) is unknown, in the text and the data alike."""
+
+    def check(value: float | None) -> float | None:
+        return value if value is not None and math.isfinite(value) and low <= value <= high else None
+
+    return AfterValidator(check)
 
 
 UpstreamText = Annotated[str, AfterValidator(clean_text)]
+Temperature = Annotated[float | None, plausible(-150, 150)]  # °C or °F
+Precipitation = Annotated[float | None, plausible(0, 2000)]  # mm or inch in a day
+Percent = Annotated[float | None, plausible(0, 100)]
+WindSpeed = Annotated[float | None, plausible(0, 1500)]  # km/h, mph, m/s or knots
+WeatherCode = Annotated[int | None, plausible(0, 99)]
+
+
+def first_results(results: Any) -> Any:
+    """Only the count asked for is read, however many arrive."""
+    return results[:GEOCODING_RESULTS] if isinstance(results, list) else results
 
 
 # --- the response shapes this server reads (everything else in a response is ignored) -----------
+# Built on first use, not at import: the server starts faster and most processes parse few shapes.
 
 
 class GeoResult(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     name: UpstreamText
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
@@ -87,53 +136,112 @@ class GeoResult(BaseModel):
 
 
 class GeocodingResponse(BaseModel):
-    results: list[GeoResult] = Field(default_factory=list)  # No match is HTTP 200 without `results`.
+    model_config = ConfigDict(defer_build=True)
+
+    # No match is HTTP 200 without `results`.
+    results: Annotated[list[GeoResult], BeforeValidator(first_results)] = Field(default_factory=list)
 
 
 class DailySeries(BaseModel):
     """Parallel arrays by local date. A variable the response lacks reads as unknown, never as 0."""
 
+    model_config = ConfigDict(defer_build=True)
+
     time: list[date]
-    weather_code: list[int | None] = Field(default_factory=list)
-    temperature_2m_min: list[float | None] = Field(default_factory=list)
-    temperature_2m_max: list[float | None] = Field(default_factory=list)
-    precipitation_sum: list[float | None] = Field(default_factory=list)
-    precipitation_probability_max: list[float | None] = Field(default_factory=list)
-    wind_speed_10m_max: list[float | None] = Field(default_factory=list)
+    weather_code: list[WeatherCode] = Field(default_factory=list)
+    temperature_2m_min: list[Temperature] = Field(default_factory=list)
+    temperature_2m_max: list[Temperature] = Field(default_factory=list)
+    precipitation_sum: list[Precipitation] = Field(default_factory=list)
+    precipitation_probability_max: list[Percent] = Field(default_factory=list)
+    wind_speed_10m_max: list[WindSpeed] = Field(default_factory=list)
+
+
+def known_units(stated: dict[str, str]) -> dict[str, str]:
+    """The units of the variables read here, each one Open-Meteo documents; the rest is dropped."""
+    read = {variable: unit for variable, unit in stated.items() if variable in UNIT_VARIABLES}
+    unknown = sorted(set(read.values()) - KNOWN_UNITS)
+    if unknown:
+        raise ValueError(f"unknown units {unknown}")
+    return read
 
 
 class ForecastResponse(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     daily: DailySeries
-    daily_units: dict[str, UpstreamText] = Field(default_factory=dict)
+    daily_units: Annotated[dict[str, UpstreamText], AfterValidator(known_units)] = Field(default_factory=dict)
+
+
+class ErrorBody(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
+    reason: Any = None  # `{"error": true, "reason": "..."}`
 
 
 DAILY_VARIABLES = ",".join(name for name in DailySeries.model_fields if name != "time")
+
+
+# --- time ---------------------------------------------------------------------------------------
+
+
+class Clock(Protocol):
+    """What the client reads time through: anyio's clock in a server, a virtual one in tests."""
+
+    def now(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+    def deadline(self, at: float) -> AbstractContextManager[anyio.CancelScope]:
+        """A scope cancelled when the clock reaches `at`."""
+        ...
+
+
+class AnyioClock:
+    def now(self) -> float:
+        return anyio.current_time()
+
+    async def sleep(self, seconds: float) -> None:
+        await anyio.sleep(seconds)
+
+    @contextmanager
+    def deadline(self, at: float) -> Iterator[anyio.CancelScope]:
+        with anyio.CancelScope(deadline=at) as scope:
+            yield scope
+
+
+CLOCK: Clock = AnyioClock()  # what the lifespan gives the client; tests put a virtual clock here
 
 
 # --- the client --------------------------------------------------------------------------------
 
 
 class OpenMeteo:
-    """Place search and forecasts over one shared client, with caches in front of both.
+    """Place search and forecasts over one shared client, with caches in front of both."""
 
-    Concurrent calls for the same key share one upstream request (the cache holds the request while
-    it runs); errors are never cached.
-    """
-
-    def __init__(self, client: httpx.AsyncClient, geocoding_url: str, forecast_url: str) -> None:
-        self.client = client
+    def __init__(self, geocoding_url: str, forecast_url: str, clock: Clock) -> None:
         self.geocoding_url = geocoding_url
         self.forecast_url = forecast_url
-        # Place names rarely move, so search results stay for the life of the process (LRU-bounded).
-        self.search = alru_cache(maxsize=1024, key=_cache_key)(self._search)
-        self.forecast = alru_cache(maxsize=256, ttl=FORECAST_TTL_SECONDS, key=_cache_key)(self._forecast)
+        self.clock = clock
+        self._client: httpx.AsyncClient | None = None
+        # Place names rarely move, so search results stay until the cache is full; forecasts expire.
+        self._places: SharedCache[tuple[str], list[GeoResult]] = SharedCache(LRUCache(MAX_CACHE_BYTES, size))
+        self._forecasts: SharedCache[tuple[float, float, Units], ForecastResponse] = SharedCache(
+            TTLCache(MAX_CACHE_BYTES, FORECAST_TTL_SECONDS, timer=clock.now, getsizeof=size)
+        )
 
-    async def _search(self, name: str, *, deadline: float) -> list[GeoResult]:
+    def call_deadline(self) -> float:
+        return self.clock.now() + CALL_DEADLINE_SECONDS
+
+    async def search(self, name: str, *, deadline: float) -> list[GeoResult]:
         params = {"name": name, "count": str(GEOCODING_RESULTS), "language": "en", "format": "json"}
-        response = await self._get(self.geocoding_url, params, GeocodingResponse, deadline)
-        return response.results
 
-    async def _forecast(
+        async def fetch() -> Fetched[list[GeoResult]]:
+            answer = await self._get(self.geocoding_url, params, GeocodingResponse, deadline)
+            return Fetched(answer.value.results, answer.size)
+
+        return await self._places.get((name,), fetch)
+
+    async def forecast(
         self, latitude: float, longitude: float, units: Units, *, deadline: float
     ) -> ForecastResponse:
         params = {
@@ -144,27 +252,49 @@ class OpenMeteo:
             "forecast_days": str(FORECAST_DAYS),
             **UNIT_PARAMETERS[units],
         }
-        return await self._get(self.forecast_url, params, ForecastResponse, deadline)
+        return await self._forecasts.get(
+            (latitude, longitude, units),
+            lambda: self._get(self.forecast_url, params, ForecastResponse, deadline),
+        )
 
-    async def _get(self, url: str, params: dict[str, str], shape: type[ModelT], deadline: float) -> ModelT:
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+
+    def client(self) -> httpx.AsyncClient:
+        # httpx is imported on the first call, not at start: with its command-line extras installed
+        # it is a tenth of the server's cold start.
+        if self._client is None:
+            import httpx
+
+            self._client = httpx.AsyncClient(
+                timeout=httpx.Timeout(REQUEST_TIMEOUT_SECONDS, connect=CONNECT_TIMEOUT_SECONDS),
+                headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip"},
+            )
+        return self._client
+
+    async def _get(
+        self, url: str, params: dict[str, str], shape: type[ModelT], deadline: float
+    ) -> Fetched[ModelT]:
         """GET and parse within the caller's deadline, whatever happens upstream."""
-        try:
-            with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
-                return await self._get_with_retries(url, params, shape, deadline)
-        except TimeoutError:
-            raise timed_out() from None
+        with self.clock.deadline(deadline):
+            return await self._get_with_retries(url, params, shape, deadline)
+        raise timed_out()  # reached only when the deadline cancelled the scope
 
     async def _get_with_retries(
         self, url: str, params: dict[str, str], shape: type[ModelT], deadline: float
-    ) -> ModelT:
+    ) -> Fetched[ModelT]:
         """Retry what can succeed on a second try, and only while the wait still fits the deadline."""
+        import httpx
+
         failure: ToolFailure
         wait: float | None
         attempt = 0
         while True:
             attempt += 1
             try:
-                response = await self.client.get(url, params=params)
+                async with self.client().stream("GET", url, params=params) as response:
+                    body = await read_bounded(response)
             except httpx.TimeoutException:
                 failure, wait = timed_out(), backoff(attempt)
             except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError) as exc:
@@ -174,20 +304,91 @@ class OpenMeteo:
             except httpx.TransportError as exc:  # refused or unresolvable: no retry helps soon
                 logger.info("Open-Meteo unreachable: %r", exc)
                 raise unreachable() from exc
-            except httpx.DecodingError as exc:  # a body its own Content-Encoding cannot undo
-                raise malformed() from exc
             else:
                 if response.is_success:
-                    return parse(response, shape)
-                failure, wait = refusal(response), retry_wait(response, attempt)
-            if wait is None or attempt == ATTEMPTS or anyio.current_time() + wait >= deadline:
+                    return Fetched(parse(body, shape), len(body))
+                failure, wait = (
+                    refusal(response.status_code, response.headers, body),
+                    retry_wait(response, attempt),
+                )
+            if wait is None or attempt == ATTEMPTS or self.clock.now() + wait >= deadline:
                 raise failure
-            await anyio.sleep(wait)
+            await self.clock.sleep(wait)
 
 
-def _cache_key(*args: Hashable, deadline: float) -> Hashable:
-    """Cache by what was asked, not by when the caller needs it."""
-    return args
+async def read_bounded(response: httpx.Response) -> bytes:
+    """The decoded body, read no further than MAX_RESPONSE_BYTES: a gzip bomb or an endless body
+    costs at most that, never the memory or the time it asks for."""
+    encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding not in ("identity", "gzip"):  # we ask for gzip or nothing
+        raise malformed()
+    decoder = zlib.decompressobj(16 + zlib.MAX_WBITS) if encoding == "gzip" else None
+    body = bytearray()
+    async for chunk in response.aiter_raw():
+        if decoder is not None:
+            try:
+                chunk = decoder.decompress(chunk, MAX_RESPONSE_BYTES + 1 - len(body))
+            except zlib.error as exc:
+                raise malformed() from exc
+            if decoder.unconsumed_tail:
+                raise too_large()
+        body += chunk
+        if len(body) > MAX_RESPONSE_BYTES:
+            raise too_large()
+    return bytes(body)
+
+
+@dataclass(frozen=True)
+class Fetched(Generic[ValueT]):
+    """A parsed answer and the bytes it came from, which is what the caches count."""
+
+    value: ValueT
+    size: int
+
+
+def size(entry: Fetched[Any]) -> int:
+    return entry.size
+
+
+@dataclass
+class Pending:
+    done: anyio.Event = field(default_factory=anyio.Event)
+    failure: ToolFailure | None = None
+
+
+class SharedCache(Generic[KeyT, ValueT]):
+    """Answers kept by key within the cache's bounds; concurrent misses for one key share one fetch.
+
+    Failures are never kept: the callers waiting on a failed fetch get its failure, the next call
+    fetches again. If the fetching call is cancelled (its own deadline), a waiter fetches itself.
+    """
+
+    def __init__(self, entries: Cache[KeyT, Fetched[ValueT]]) -> None:
+        self.entries = entries
+        self.pending: dict[KeyT, Pending] = {}
+
+    async def get(self, key: KeyT, fetch: Callable[[], Awaitable[Fetched[ValueT]]]) -> ValueT:
+        while True:
+            entry = self.entries.get(key)
+            if entry is not None:
+                return entry.value
+            pending = self.pending.get(key)
+            if pending is None:
+                break
+            await pending.done.wait()
+            if pending.failure is not None:
+                raise pending.failure
+        pending = self.pending[key] = Pending()
+        try:
+            entry = await fetch()
+            self.entries[key] = entry
+            return entry.value
+        except ToolFailure as failure:
+            pending.failure = failure
+            raise
+        finally:
+            del self.pending[key]
+            pending.done.set()
 
 
 @asynccontextmanager
@@ -195,8 +396,11 @@ async def open_meteo(server: MCPServer[Any]) -> AsyncIterator[OpenMeteo]:
     """The server's lifespan: one client for all calls, base URLs from the environment at start."""
     geocoding_url = os.environ.get(GEOCODING_URL_ENV) or DEFAULT_GEOCODING_URL
     forecast_url = os.environ.get(FORECAST_URL_ENV) or DEFAULT_FORECAST_URL
-    async with httpx.AsyncClient(timeout=TIMEOUTS, headers={"User-Agent": USER_AGENT}) as client:
-        yield OpenMeteo(client, geocoding_url, forecast_url)
+    service = OpenMeteo(geocoding_url, forecast_url, CLOCK)
+    try:
+        yield service
+    finally:
+        await service.aclose()
 
 
 # --- retries ------------------------------------------------------------------------------------
@@ -209,20 +413,24 @@ def backoff(attempt: int) -> float:
 def retry_wait(response: httpx.Response, attempt: int) -> float | None:
     """Seconds to wait before trying again, or None when another try cannot help."""
     if response.status_code == 429:
-        wait = retry_after(response)
+        wait = retry_after(response.headers)
         return wait if wait is not None and wait <= MAX_RETRY_AFTER_SECONDS else None
     return backoff(attempt) if response.status_code >= 500 else None
 
 
-def retry_after(response: httpx.Response) -> float | None:
-    """Retry-After in seconds, written either as seconds or as an HTTP date."""
-    value = response.headers.get("Retry-After", "").strip()
-    if value.isdigit():
-        return float(value)
+def retry_after(headers: httpx.Headers) -> float | None:
+    """Retry-After in seconds, written either as seconds or as an HTTP date; any size, any year."""
+    from email.utils import parsedate_to_datetime
+
+    value = headers.get("Retry-After", "").strip()
+    if value.isascii() and value.isdigit():
+        return float(value) if len(value) <= 15 else math.inf  # 400 digits overflow a float
     try:
         moment = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
+    if moment.tzinfo is None:  # "-0000": UTC by RFC 5322
+        moment = moment.replace(tzinfo=UTC)
     return max(0.0, (moment - datetime.now(UTC)).total_seconds())
 
 
@@ -264,17 +472,31 @@ def malformed() -> ToolFailure:
     )
 
 
-def refusal(response: httpx.Response) -> ToolFailure:
+def too_large() -> ToolFailure:
+    return ToolFailure(
+        f"Open-Meteo sent an answer far larger than a forecast ({MAX_RESPONSE_BYTES // 1_000_000} MB or more), "
+        f"so this server stopped reading it. {NOT_YOUR_ARGUMENTS}",
+        TRY_LATER,
+    )
+
+
+def refusal(status: int, headers: httpx.Headers, body: bytes) -> ToolFailure:
     """A non-success status as a failure that says whose fault it is and what to do."""
-    status, reason = response.status_code, reason_text(response)
+    reason = reason_text(body)
     if status == 429:
-        wait = retry_after(response)
-        seconds = max(1, math.ceil(wait or 0))
-        when = "Wait a minute" if wait is None else f"Wait {seconds} second{'' if seconds == 1 else 's'}"
         because = f": {reason}" if reason else "."
+        limited = f"Open-Meteo is limiting how often this server may ask it{because} {NOT_YOUR_ARGUMENTS}"
+        wait = retry_after(headers)
+        if wait is None:
+            return ToolFailure(limited, "Wait a minute, then make the same call again.")
+        if wait > MAX_STATED_WAIT_SECONDS:
+            return ToolFailure(
+                limited,
+                "The service asked us to wait; try later, and tell the user the forecast is unavailable for now.",
+            )
+        seconds = max(1, math.ceil(wait))
         return ToolFailure(
-            f"Open-Meteo is limiting how often this server may ask it{because} {NOT_YOUR_ARGUMENTS}",
-            f"{when}, then make the same call again.",
+            limited, f"Wait {seconds} second{'' if seconds == 1 else 's'}, then make the same call again."
         )
     if status >= 500:
         return ToolFailure(
@@ -291,11 +513,11 @@ def refusal(response: httpx.Response) -> ToolFailure:
     )
 
 
-def reason_text(response: httpx.Response) -> str:
+def reason_text(body: bytes) -> str:
     """Open-Meteo's own explanation (`{"error": true, "reason": ...}`), cleaned and shortened."""
     try:
-        reason = response.json().get("reason")
-    except (ValueError, AttributeError):
+        reason = ErrorBody.model_validate_json(body).reason
+    except ValidationError:  # not JSON, too deep, not an object
         return ""
     if not isinstance(reason, str):
         return ""
@@ -305,9 +527,9 @@ def reason_text(response: httpx.Response) -> str:
     return text if text.endswith((".", "!", "?")) or not text else text + "."
 
 
-def parse(response: httpx.Response, shape: type[ModelT]) -> ModelT:
+def parse(body: bytes, shape: type[ModelT]) -> ModelT:
     try:
-        return shape.model_validate(response.json())
-    except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
+        return shape.model_validate_json(body)
+    except ValidationError as exc:  # bad JSON and nesting past the parser's limit are ValidationErrors too
         logger.info("Open-Meteo answer not understood: %s", str(exc)[:200])
         raise malformed() from exc

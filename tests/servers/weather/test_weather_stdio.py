@@ -30,7 +30,7 @@ async def test_a_forecast_through_the_real_transport(replay: ReplayUrls) -> None
     assert not result.is_error, result.content
     assert result.content[0].type == "text"
     assert result.content[0].text.splitlines() == [
-        "Forecast for Frederick, Maryland, United States, by local date:",
+        'Forecast for "Frederick, Maryland, United States", by local date:',
         "Sun 2026-08-09: overcast; 22.5 to 32.9 °C; precipitation unknown; wind unknown",
         "Mon 2026-08-10: slight rain showers; 20.3 to 34.6 °C; precipitation unknown; wind unknown",
         "Tue 2026-08-11: slight rain showers; 23.8 to 33 °C; precipitation unknown; wind unknown",
