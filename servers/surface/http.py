@@ -111,6 +111,9 @@ def http_config(app: ASGIApp, *, host: str, port: int, log_level: str) -> uvicor
         host=host,
         port=port,
         log_level=log_level,
+        # uvicorn's own logging config sends access lines to stdout in its own format; with none, its
+        # records go through the surface's plain one-line handler on stderr like every other log.
+        log_config=None,
         http=H11WithReadDeadline,
         limit_concurrency=MAX_CONNECTIONS,
     )

@@ -294,3 +294,24 @@ def test_http_options_without_http_transport_are_refused(capsys: pytest.CaptureF
 def test_http_defaults_to_loopback() -> None:
     arguments = parse_arguments(basics, ["--transport", "http"])
     assert (arguments.host, arguments.port, arguments.stateless) == ("127.0.0.1", 8000, False)
+
+
+async def test_over_http_every_log_line_goes_to_stderr_and_stdout_stays_empty() -> None:
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "servers.basics", "--transport", "http", "--port", str(port),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None
+    assert process.stderr is not None
+    try:
+        async with asyncio.timeout(20):
+            while "Uvicorn running on" not in (await process.stderr.readline()).decode():
+                pass
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            await client.call_tool("math_add_numbers", {"numbers": [2, 3]})
+    finally:
+        process.terminate()
+        stdout, stderr = await process.communicate()
+    assert stdout == b""
+    assert b'"POST /mcp HTTP/1.1" 200' in stderr  # uvicorn's access line, on stderr, in the plain format
