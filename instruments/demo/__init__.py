@@ -1,4 +1,4 @@
-"""The tutorial's worked example, run for real: `make demo` or `python -m instruments.demo`.
+"""The tutorial's worked example, run for real: `make demo` or `.venv/bin/python -m instruments.demo`.
 
 A person asks about cycling 12 miles in Frederick tomorrow. The (scripted) model asks for the forecast and
 the unit conversion in one reply; the host runs both concurrently on the real weather and convert servers
@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 import anyio
@@ -26,10 +27,10 @@ from mcp import StdioServerParameters
 from instruments.demo.replay import RECORDINGS, replay_open_meteo
 from instruments.host.checker import Verdict
 from instruments.host.formats import WIRE_NAMES, result_text
-from instruments.host.loop import Limits, Turn
+from instruments.host.loop import SYSTEM_PROMPT, Limits, Turn, run_turn
 from instruments.host.models import ModelRequest, ScriptedModel, received_results
-from instruments.host.report import print_outcome, run_printed_turn
-from instruments.host.toolbox import Toolbox, connect, server_log
+from instruments.host.report import print_outcome, transcript_printer
+from instruments.host.toolbox import HostError, Toolbox, connect, server_log
 from instruments.host.transcript import ToolCall, ToolResult
 from servers.weather.openmeteo import DEFAULT_GEOCODING_URL
 
@@ -49,13 +50,17 @@ class WeatherSource:
     environment: dict[str, str]  # tells the weather server where Open-Meteo is
 
 
-def main(replay: bool) -> int:
+def main(replay: bool, log_path: Path | None = None) -> int:
     """Run the demo; 0 when the model answered both times and both transcripts are well formed."""
-    # The servers' and the replay's logs go to a file, so the transcript reads cleanly.
-    with server_log() as log, redirect_stderr(log), weather_source(replay) as source:
+    # The servers' and the replay's logs go to a file (`log_path`, or one deleted at the end), so the
+    # transcript reads cleanly; a server that fails to start is quoted from it.
+    with server_log(log_path) as log, redirect_stderr(log), weather_source(replay) as source:
         logging.basicConfig(stream=log, level=logging.INFO, format="%(name)s: %(message)s")
-        ok = anyio.run(run_demo, source, log)
-    print(f"Server logs: {log.name}")
+        try:
+            ok = anyio.run(run_demo, source, log)
+        except HostError as problem:
+            print(f"error: {problem}", file=sys.__stderr__)
+            return 1
     return 0 if ok else 1
 
 
@@ -118,7 +123,8 @@ async def show_turn(title: str, batches: list[list[ToolCall]], toolbox: Toolbox)
     model = ScriptedModel(batches, answer)
     print("")
     print(f"== {title} (scripted model; transcript in {WIRE_NAMES[model.wire]} format) ==")
-    turn = await run_printed_turn(QUESTION, model=model, toolbox=toolbox, limits=Limits())
+    printer = transcript_printer(model.wire, SYSTEM_PROMPT, toolbox.tools)
+    turn = await run_turn(QUESTION, model=model, toolbox=toolbox, limits=Limits(), on_message=printer)
     return turn, print_outcome(turn, model.wire, toolbox.tools)
 
 
