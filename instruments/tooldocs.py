@@ -107,7 +107,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/tools.md is out of date")
     arguments = parser.parse_args(argv)
     if not (Path("servers") / "surface").is_dir():
-        sys.exit("error: run it from the repository's folder: it starts each server in servers/ and writes docs/tools.md.")
+        sys.exit(
+            "error: run it from the repository's folder: it starts each server in servers/ and writes docs/tools.md."
+        )
     page = asyncio.run(render())
     if not arguments.check:
         PAGE.write_text(page, encoding="utf-8")

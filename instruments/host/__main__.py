@@ -196,7 +196,9 @@ def replayed_weather(wanted: bool, log: TextIO) -> Iterator[dict[str, str]]:
                 raise HostError(
                     f"The weather replay ({shlex.join(REPLAY)}) stopped before serving.{quoted(log)}"
                 )
-            print(f"Weather: REPLAYED from recordings on 127.0.0.1 ({', '.join(variables)} set for the servers).")
+            print(
+                f"Weather: REPLAYED from recordings on 127.0.0.1 ({', '.join(variables)} set for the servers)."
+            )
             yield variables
         finally:
             replay.terminate()

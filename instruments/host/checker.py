@@ -105,7 +105,9 @@ def read_transcript(path: Path) -> Any:
     except RecursionError:
         raise Unreadable("its JSON is nested too deeply to be a transcript") from None
     except ValueError:  # the one other refusal: an integer over Python's 4,300-digit conversion limit
-        raise Unreadable("a number in it has more than 4,300 digits, more than any transcript holds") from None
+        raise Unreadable(
+            "a number in it has more than 4,300 digits, more than any transcript holds"
+        ) from None
 
 
 def detect_format(data: Any, messages: Sequence[dict[str, Any]], tools: Any) -> str:

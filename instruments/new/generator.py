@@ -28,7 +28,9 @@ FILES = {
 
 # What a copier takes along: said once here, written into the new server's docstring, and checked
 # against docs/templates.md by the generator's tests.
-COPY = "Copy servers/{name}/ and servers/surface/ (and tests/servers/test_{name}_contract.py) into your project."
+COPY = (
+    "Copy servers/{name}/ and servers/surface/ (and tests/servers/test_{name}_contract.py) into your project."
+)
 
 # One word, because surface.py takes a tool's namespace to be the text before its first underscore.
 # At most 20 characters: the namespace is paid in every tool name, and the generated code must stay
@@ -95,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     arguments = parser.parse_args(argv)
     name, root = arguments.name, arguments.root
     if not name:
-        parser.error("give the new server a name: make new-server NAME=yourname (or python -m instruments.new yourname)")
+        parser.error(
+            "give the new server a name: make new-server NAME=yourname (or python -m instruments.new yourname)"
+        )
     if not (root / "servers" / "surface" / "__init__.py").is_file():
         sys.exit(f"error: {root} has no servers/surface/; --root must be a copy of this repository.")
     problem = name_problem(name, root)
@@ -109,5 +113,5 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"  .venv/bin/python -m pytest -q tests/servers/test_{name}_contract.py\n"
         f"  .venv/bin/python -m instruments.audit --requests servers/{name}/requests.jsonl"
         f" -- .venv/bin/python -m servers.{name}\n"
-        f"To use it elsewhere: {COPY.format(name=name)}"
+        f"{COPY.format(name=name)}"
     )
