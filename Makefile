@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 	@echo "Installed into $(VENV)."
 
-# The suite without the slow tier (about 2 to 3 minutes); CI runs both tiers.
+# The suite without the slow tier (about 4 minutes); CI runs both tiers.
 test: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"
 

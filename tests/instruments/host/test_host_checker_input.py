@@ -95,7 +95,8 @@ def test_a_reader_that_leaves_early_ends_the_checker_quietly(tmp_path: Path) -> 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    assert checker.stdout is not None and checker.stderr is not None
+    assert checker.stdout is not None
+    assert checker.stderr is not None
     checker.stdout.readline()  # like `| head -1`: read one line, then close the pipe
     checker.stdout.close()
     errors = checker.stderr.read()
@@ -127,6 +128,9 @@ MESSAGE = st.fixed_dictionaries(
 )
 def test_any_shape_gets_a_verdict_or_a_reason(data: object) -> None:
     try:
-        check(data)
-    except Unreadable as reason:
-        assert str(reason)
+        verdict = check(data)
+    except Unreadable as unreadable:
+        reason = str(unreadable)
+    else:
+        reason = verdict.summary()
+    assert reason
