@@ -42,7 +42,7 @@ def tree(root: Path) -> dict[str, int]:
 @pytest.mark.parametrize(
     "command",
     COMMANDS,
-    ids=lambda command: " ".join(Path(command[0]).name for _ in [0]) + " " + " ".join(command[1:]),
+    ids=lambda command: " ".join([Path(command[0]).name, *command[1:]]),
 )
 def test_help_is_answered_and_writes_nothing(tmp_path: Path, command: list[str]) -> None:
     repository_before = tree(REPOSITORY)
