@@ -4,20 +4,28 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo clean new-server docs docs-check audit bench audit-corpus
+.PHONY: install test test-slow lint demo clean new-server docs docs-check audit bench audit-corpus
 
 install: $(STAMP)
 
 # Re-install whenever pyproject.toml changes; the stamp keeps repeat runs instant.
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is required, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
+	@echo "Creating $(VENV) and installing the project with its development tools (about 75 packages,"
+	@echo "1 to 2 minutes the first time; quiet until done). Servers alone: pip install . (docs/using.md)."
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+	@echo "Installed into $(VENV)."
 
+# The suite without the slow tier (about 4 minutes); CI runs both tiers.
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m "not slow"
+
+# Tests that build whole projects (a generated server's tests and lint, a copy in a fresh venv).
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -m slow
 
 # The tutorial's worked example through the real servers; replays recorded weather when offline.
 demo: $(STAMP)
@@ -31,7 +39,9 @@ lint: $(STAMP)
 	$(PY) -m mypy --strict --allow-untyped-defs --allow-incomplete-defs tests
 
 # Start a server from the template: make new-server NAME=notes
-new-server: $(STAMP)
+new-server:
+	@if [ -z "$(NAME)" ]; then echo "Give the new server a name: make new-server NAME=yourname (one lowercase word, e.g. notes)." >&2; exit 2; fi
+	@$(MAKE) --no-print-directory install
 	$(PY) -m instruments.new $(NAME)
 
 # docs/tools.md from the servers' live tools/list; docs-check fails when the committed page is stale.
@@ -57,4 +67,4 @@ bench: $(STAMP)
 	$(PY) -m instruments.bench --output docs/benchmarks.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -2,7 +2,9 @@
 
 `run_command(main)` is each console script's entry point. Ctrl-C ends it with exit code 130 and SIGTERM
 with 143, without a traceback; the servers it started are stopped on the way out, because the
-interruption unwinds through the `async with` blocks that started them. A closed pipe (`| head`) ends
+interruption unwinds through the `async with` blocks that started them. SIGTERM is turned into the
+Ctrl-C signal, so both take the one path Python and asyncio handle with care: an exception raised
+straight from a SIGTERM handler can land inside asyncio's own I/O code, which swallows it. A closed pipe (`| head`) ends
 it quietly too. `printable(text)` escapes control characters, so text that came from a server or a
 file cannot move the cursor, recolour or erase what a person reads.
 """
@@ -13,6 +15,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from types import FrameType
 from typing import NoReturn
@@ -21,24 +24,24 @@ INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
 TERMINATED = 143  # 128 + SIGTERM
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised where the program is, so it unwinds (and stops its servers) as Ctrl-C would."""
+_terminated = threading.Event()  # set by SIGTERM, so that the interruption it causes exits with 143
 
 
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise Terminated
+def _interrupt_for_sigterm(signum: int, frame: FrameType | None) -> None:
+    _terminated.set()
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        raise KeyboardInterrupt  # Ctrl-C is ignored here (a background job): interrupt directly
+    signal.raise_signal(signal.SIGINT)
 
 
 def run_command(main: Callable[[], int | None]) -> NoReturn:
     """Run `main` and exit with its code; Ctrl-C, SIGTERM and a closed stdout end it quietly."""
-    signal.signal(signal.SIGTERM, _raise_terminated)
+    signal.signal(signal.SIGTERM, _interrupt_for_sigterm)
     try:
         code = main() or 0
         sys.stdout.flush()
     except KeyboardInterrupt:
-        code = INTERRUPTED
-    except Terminated:
-        code = TERMINATED
+        code = TERMINATED if _terminated.is_set() else INTERRUPTED
     except BrokenPipeError:
         code = 0
     _close_quietly()

@@ -20,6 +20,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import Tool
 
+from instruments.console import run_command
 from instruments.tokens import definition_tokens
 
 PAGE = Path("docs") / "tools.md"
@@ -105,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/tools.md is out of date")
     arguments = parser.parse_args(argv)
+    if not (Path("servers") / "surface").is_dir():
+        sys.exit(
+            "error: run it from the repository's folder: it starts each server in servers/ and writes docs/tools.md."
+        )
     page = asyncio.run(render())
     if not arguments.check:
         PAGE.write_text(page, encoding="utf-8")
@@ -119,4 +124,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

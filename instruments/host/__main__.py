@@ -1,30 +1,43 @@
-"""`python -m instruments.host run | check`: try servers with a model, or check tool-use transcripts."""
+"""`mcp-host run | check`: try servers with a model, or check tool-use transcripts."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
+import subprocess
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn, TextIO
 
 import anyio
 from mcp import StdioServerParameters
 from mcp_types import Tool
 
+from instruments.console import run_command
 from instruments.host import checker
 from instruments.host.formats import WIRE_NAMES, strict_refusal
-from instruments.host.loop import Limits, Turn
+from instruments.host.loop import SYSTEM_PROMPT, Limits, Turn, run_turn
 from instruments.host.models import Model, ModelUnavailable, ScriptedModel, model_from_spec, quote_results
-from instruments.host.report import print_outcome, run_printed_turn
-from instruments.host.toolbox import HostError, connect, server_log
+from instruments.host.report import print_outcome, transcript_printer
+from instruments.host.toolbox import HostError, connect, quoted, server_log
 from instruments.host.transcript import ToolCall
 
 RUN_EXAMPLE = (
-    'python -m instruments.host run --server "python -m servers.convert" '
+    'mcp-host run --server "python -m servers.convert" '
     '--call \'units_convert {"value": 12, "from_unit": "mi", "to_unit": "km"}\' "How far is 12 miles in km?"'
 )
+# The loopback fake Open-Meteo the demo uses, started as a program so that the host imports no server.
+REPLAY = ("-m", "instruments.demo.replay")
+REPLAY_VARIABLES = 2  # it prints the geocoding and the forecast URL, one NAME=value line each, then serves
+
+
+def command() -> NoReturn:
+    """The `mcp-host` console script: Ctrl-C, SIGTERM and a closed pipe end it quietly."""
+    run_command(main)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,17 +54,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             else model_from_spec(arguments.model)
         )
         limits = Limits(max_requests=arguments.max_requests, token_budget=arguments.token_budget)
-        servers = [server_command(command) for command in arguments.server]
-        return anyio.run(run, model, servers, arguments.question, limits)
+        with server_log(arguments.server_log) as log, replayed_weather(arguments.replay, log) as replay:
+            environment = {**os.environ, **replay, **dict(arguments.env)}
+            servers = [server_command(command, environment) for command in arguments.server]
+            return anyio.run(run, model, servers, arguments.question, limits, log)
     except (HostError, ModelUnavailable) as problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m instruments.host", description=__doc__)
+    parser = argparse.ArgumentParser(prog="mcp-host", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
     run_command = commands.add_parser(
@@ -67,7 +80,28 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         metavar="COMMAND",
         help='a stdio server command, e.g. "python -m servers.weather"; repeat for more servers. '
-        "A leading python means this interpreter.",
+        "A leading python means this interpreter. Servers get this command's environment.",
+    )
+    run_command.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        type=variable,
+        metavar="KEY=VALUE",
+        help="an environment variable for the servers, e.g. MCP_MAX_RESULT_CHARS=2000; repeat for more",
+    )
+    run_command.add_argument(
+        "--replay",
+        action="store_true",
+        help="serve the weather server recorded Open-Meteo responses from 127.0.0.1 (no network needed): "
+        "the recording nearest the place asked for, with its own past dates and units",
+    )
+    run_command.add_argument(
+        "--server-log",
+        type=Path,
+        metavar="FILE",
+        help="write the servers' error output (their logs) to FILE; by default it is kept only in memory "
+        "and its last line quoted if a server fails to start",
     )
     run_command.add_argument(
         "--model",
@@ -124,20 +158,57 @@ def scripted_model(parser: argparse.ArgumentParser, calls: Sequence[str]) -> Mod
     return ScriptedModel([scripted] if scripted else [], quote_results)
 
 
-def server_command(command: str) -> StdioServerParameters:
-    words = shlex.split(command)
+def variable(text: str) -> tuple[str, str]:
+    key, equals, value = text.partition("=")
+    if not equals or not key or key != key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, e.g. MCP_MAX_RESULT_CHARS=2000; got {text!r}")
+    return key, value
+
+
+def server_command(command: str, environment: Mapping[str, str]) -> StdioServerParameters:
+    try:
+        words = shlex.split(command)
+    except ValueError as error:  # an unclosed quote
+        raise HostError(f"The --server command {command!r} cannot be read: {error}.") from None
     if not words:
         raise HostError('A --server command is empty; give one such as "python -m servers.convert".')
     if words[0] in ("python", "python3"):
         words[0] = sys.executable  # the interpreter this host runs in, with this project installed
-    return StdioServerParameters(command=words[0], args=words[1:])
+    # The whole environment, not the SDK's short allow-list, so that settings such as
+    # OPEN_METEO_FORECAST_URL or MCP_MAX_RESULT_CHARS reach the server as they would from a shell.
+    return StdioServerParameters(command=words[0], args=words[1:], env=dict(environment))
 
 
-async def run(model: Model, servers: Sequence[StdioServerParameters], question: str, limits: Limits) -> int:
-    with server_log() as log:
-        turn, tools = await converse(model, servers, question, limits, log)
+@contextmanager
+def replayed_weather(wanted: bool, log: TextIO) -> Iterator[dict[str, str]]:
+    """With `wanted`, the variables that point the weather server at a replay running meanwhile; else none."""
+    if not wanted:
+        yield {}
+        return
+    with subprocess.Popen(
+        [sys.executable, *REPLAY], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True
+    ) as replay:
+        try:
+            assert replay.stdout is not None  # asked for with stdout=PIPE
+            lines = [replay.stdout.readline().strip() for _ in range(REPLAY_VARIABLES)]
+            variables = dict(line.partition("=")[::2] for line in lines if "=" in line)
+            if len(variables) < REPLAY_VARIABLES:
+                raise HostError(
+                    f"The weather replay ({shlex.join(REPLAY)}) stopped before serving.{quoted(log)}"
+                )
+            print(
+                f"Weather: REPLAYED from recordings on 127.0.0.1 ({', '.join(variables)} set for the servers)."
+            )
+            yield variables
+        finally:
+            replay.terminate()
+
+
+async def run(
+    model: Model, servers: Sequence[StdioServerParameters], question: str, limits: Limits, log: TextIO
+) -> int:
+    turn, tools = await converse(model, servers, question, limits, log)
     print_outcome(turn, model.wire, tools)
-    print(f"Server logs: {log.name}")
     return 0 if turn.stop.reason == "answered" else 1
 
 
@@ -152,9 +223,10 @@ async def converse(
                 refusal = strict_refusal(tool)
                 if refusal:
                     print(f"OpenAI strict mode is off for {tool.name}: {refusal}.")
-        turn = await run_printed_turn(question, model=model, toolbox=toolbox, limits=limits)
+        printer = transcript_printer(model.wire, SYSTEM_PROMPT, toolbox.tools)
+        turn = await run_turn(question, model=model, toolbox=toolbox, limits=limits, on_message=printer)
         return turn, toolbox.tools
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

@@ -5,31 +5,26 @@ Input: Anthropic Messages or OpenAI Chat Completions, as a bare list of messages
 shapes it uses. Each defect names the message (its 0-based index in `messages`) and the tool-call id.
 A transcript that ends on tool requests not yet answered is pending execution, not broken.
 
-| # | Rule | Anthropic Messages | OpenAI Chat Completions | Source |
-|---|------|--------------------|-------------------------|--------|
-| 1 | Every tool request gets exactly one result | each `tool_use` id has one `tool_result` | each `tool_calls[].id` has one `role: "tool"` message | Anthropic, "Implementing tool use" (results "must reference the matching tool_use id"); API 400 "`tool_use` ids were found without `tool_result` blocks immediately after" (anthropics/claude-code#5989). OpenAI API 400 "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'" (BerriAI/litellm#10083) |
-| 2 | Every result answers a request that exists | `tool_use_id` names a `tool_use` | `tool_call_id` names a call | Anthropic API 400 "unexpected `tool_use_id` found in `tool_result` blocks ... Each `tool_result` block must have a corresponding `tool_use` block in the previous message" (tghamm/Anthropic.SDK#184). OpenAI API 400 "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'" (FoundationAgents/OpenManus#744) |
-| 3 | Results immediately follow the message that asked, nothing in between | the next message, a user message | the `tool` messages directly after the assistant message | Anthropic, "Implementing tool use": "Tool result blocks must immediately follow their corresponding tool use blocks ... no messages in between" (seed 001, Step 5 rule 2); OpenAI, same 400 as rule 1 |
-| 4 | Results come first in their message | `tool_result` blocks before any text in the user message | (one message per result) | Anthropic, "Implementing tool use" (seed 001, Step 5 rule 3) |
-| 5 | Requests and results sit in the right role | `tool_use` in assistant, `tool_result` in user messages | `tool_calls` on assistant messages; tool messages carry `tool_call_id` | Anthropic Messages API reference (content block types per role); OpenAI Chat Completions API reference (message shapes) |
-| 6 | Ids are unique, so each result is unambiguous | `tool_use` ids | `tool_calls[].id` | Both APIs match results by id (rules 1, 2) |
-| 7 | Arguments are a JSON object | `input` is an object | `function.arguments` is JSON text of an object | Anthropic Messages API reference (`input`: object); OpenAI SDK: "the model does not always generate valid JSON ... Validate the arguments" (openai-python `types/chat/chat_completion_message_function_tool_call.py`) |
-| 8 | A request names a tool that was offered (when `tools` is given) | `tools[].name` | `tools[].function.name` | The model only knows the tools in the request (seed 000, "Tool definitions are part of the prompt"); a host answers any other name with an error result |
-| - | Not a defect: the transcript ends on requests not yet answered | last message holds `tool_use` | last assistant message (and any `tool` messages after it) | Anthropic, "Tool use overview": `stop_reason: "tool_use"` means the host has yet to run them (seed 001, Steps 3 and 6) |
+The rules, with the source of each, are listed in docs/host-loop.md ("The transcript rules").
 """
 
 from __future__ import annotations
 
 import json
+import stat
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from instruments.console import printable
+
 ANTHROPIC = "Anthropic Messages"
 OPENAI = "OpenAI Chat Completions"
 PLAIN = "plain conversation (no tool use)"
+# Hours of conversation; a bigger file is not worth holding in memory (a pipe from /dev/zero is endless).
+MAX_FILE_BYTES = 8_000_000
 
 
 class Unreadable(ValueError):
@@ -83,15 +78,36 @@ def check(data: Any) -> Verdict:
 
 
 def check_file(path: Path) -> Verdict:
+    return check(read_transcript(path))
+
+
+def read_transcript(path: Path) -> Any:
+    """The parsed JSON in the file at `path`; Unreadable for anything that is not a bounded JSON file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        if not stat.S_ISREG(path.stat().st_mode):
+            # A pipe or device may never end (/dev/zero) or block until written to (a FIFO).
+            raise Unreadable("not a regular file; save the transcript to a file and check that")
+        with path.open("rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise Unreadable(f"cannot read the file ({error.strerror})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise Unreadable(
+            f"larger than {MAX_FILE_BYTES // 1_000_000} MB, the most this checker reads; "
+            "check the messages of one request at a time"
+        )
+    try:
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise Unreadable("not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise Unreadable(f"not JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
-    return check(data)
+    except RecursionError:
+        raise Unreadable("its JSON is nested too deeply to be a transcript") from None
+    except ValueError:  # the one other refusal: an integer over Python's 4,300-digit conversion limit
+        raise Unreadable(
+            "a number in it has more than 4,300 digits, more than any transcript holds"
+        ) from None
 
 
 def detect_format(data: Any, messages: Sequence[dict[str, Any]], tools: Any) -> str:
@@ -317,15 +333,17 @@ def main(paths: Sequence[str]) -> int:
     """Check each file; print one line per defect. Exit 2 if any file is unreadable, else 1 on defects."""
     status = 0
     for path in paths:
+        # Ids and names come from the file: escaped, so they cannot rewrite the terminal or fail to encode.
+        shown = printable(path)
         try:
             verdict = check_file(Path(path))
         except Unreadable as problem:
-            print(f"{path}: unreadable: {problem}")
+            print(f"{shown}: unreadable: {printable(str(problem))}")
             status = 2
             continue
-        print(f"{path}: {verdict.summary()}")
+        print(f"{shown}: {printable(verdict.summary())}")
         for defect in verdict.defects:
-            print(f"{path}: {defect}")
+            print(f"{shown}: {printable(str(defect))}")
         if verdict.defects and status == 0:
             status = 1
     return status

@@ -8,10 +8,11 @@ and the host does the running and the pasting back.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mcp_types import Tool
 
+from instruments.console import printable
 from instruments.host.bill import (
     CACHE_READ,
     CACHE_WRITE,
@@ -23,26 +24,19 @@ from instruments.host.bill import (
 )
 from instruments.host.checker import Verdict, check, plural
 from instruments.host.formats import Wire, request_body, result_text
-from instruments.host.loop import SYSTEM_PROMPT, Limits, Turn, run_turn
-from instruments.host.models import Model
-from instruments.host.toolbox import Toolbox
+from instruments.host.loop import Turn
 from instruments.host.transcript import Message, ModelMessage, PersonMessage, ToolResults
 
 WHO_WIDTH = 22
 WIDTH = 120
 
 
-async def run_printed_turn(question: str, *, model: Model, toolbox: Toolbox, limits: Limits) -> Turn:
-    """Run one turn, printing the transcript row by row as the messages arrive."""
+def transcript_printer(wire: Wire, system: str, tools: Sequence[Tool]) -> Callable[[Sequence[Message]], None]:
+    """Print the transcript's first row (what the host sends every time), and return the `on_message`
+    for `run_turn` that prints each message as it joins the conversation."""
     printer = TranscriptPrinter()
-    printer.setup(model.wire, SYSTEM_PROMPT, toolbox.tools)
-    return await run_turn(
-        question,
-        model=model,
-        toolbox=toolbox,
-        limits=limits,
-        on_message=lambda conversation: printer.message(conversation[-1]),
-    )
+    printer.setup(wire, system, tools)
+    return lambda conversation: printer.message(conversation[-1])
 
 
 class TranscriptPrinter:
@@ -57,7 +51,7 @@ class TranscriptPrinter:
         names = ", ".join(tool.name for tool in tools)
         self._part(
             "host",
-            f"system prompt ({cost.system} tokens) and {len(tools)} tool definitions ({cost.definitions} tokens): "
+            f"system prompt ({cost.system} tokens) and {plural(len(tools), 'tool definition')} ({cost.definitions} tokens): "
             f"{names}. Re-sent at the start of every request.",
         )
 
@@ -92,7 +86,7 @@ class TranscriptPrinter:
     def _part(self, who: str, text: str) -> None:
         lines = [
             wrapped
-            for line in text.splitlines()
+            for line in printable(text).splitlines()
             for wrapped in textwrap.wrap(line, WIDTH - WHO_WIDTH - 5) or [""]
         ]
         print(f"{self._row:>3}  {who:<{WHO_WIDTH}} {lines[0] if lines else ''}")

@@ -7,13 +7,13 @@ hangs or dies) the model gets an `is_error` result it can read and act on; the l
 from __future__ import annotations
 
 import logging
-import os
 import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 import anyio
@@ -22,7 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, Tool
 
-from instruments.clients import first_cause, list_all_tools
+from instruments.clients import first_cause, last_error_line, list_all_tools
 from instruments.host.formats import Wire, arguments_for_server
 from instruments.host.transcript import ToolCall, ToolResult, ToolResults
 
@@ -145,9 +145,8 @@ async def connect(specs: Sequence[ServerSpec], errlog: TextIO = sys.stderr) -> A
                     client = await stack.enter_async_context(Client(transport))
                     tools = await list_all_tools(client)
                 except Exception as error:
-                    logged = "" if errlog.name.startswith("<") else f" Its error output is in {errlog.name}."
                     raise HostError(
-                        f"Could not connect to the server {describe(spec)}: {reason(error)}.{logged}"
+                        f"Could not connect to the server {describe(spec)}: {reason(error)}.{quoted(errlog)}"
                     ) from error
                 name = client.server_info.name if client.server_info else describe(spec)
                 servers.append(ConnectedServer(name, client, tuple(tools)))
@@ -168,10 +167,24 @@ def describe(spec: ServerSpec) -> str:
     return spec.name
 
 
+def quoted(errlog: TextIO) -> str:
+    """The servers' last line of error output, as a sentence to end a start-up error with."""
+    if not (errlog.readable() and errlog.seekable()):
+        return ""  # a terminal, where the person has just seen it
+    line = last_error_line(errlog)
+    kept = f" The servers' whole log is in {errlog.name}." if isinstance(errlog.name, str) else ""
+    return (f" Its last error output: {line.rstrip('.')}." if line else "") + kept
+
+
 @contextmanager
-def server_log() -> Iterator[TextIO]:
-    """A file for the servers' stderr, kept after the run so a failure can be looked into."""
-    descriptor, path = tempfile.mkstemp(prefix="mcp-host-servers-", suffix=".log")
-    os.close(descriptor)
-    with open(path, "w", encoding="utf-8") as log:
+def server_log(path: Path | None = None) -> Iterator[TextIO]:
+    """Where the servers' stderr goes: `path` when one was asked for, else a file deleted on closing.
+
+    Either way it can be read back, so a server that fails to start is quoted in the error.
+    """
+    with (
+        open(path, "w+", encoding="utf-8", errors="replace")
+        if path
+        else tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+    ) as log:
         yield log

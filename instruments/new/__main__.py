@@ -1,3 +1,4 @@
+from instruments.console import run_command
 from instruments.new.generator import main
 
-main()
+run_command(main)

@@ -26,6 +26,12 @@ FILES = {
     "test_contract.py.tmpl": "tests/servers/test_{name}_contract.py",
 }
 
+# What a copier takes along: said once here, written into the new server's docstring, and checked
+# against docs/templates.md by the generator's tests.
+COPY = (
+    "Copy servers/{name}/ and servers/surface/ (and tests/servers/test_{name}_contract.py) into your project."
+)
+
 # One word, because surface.py takes a tool's namespace to be the text before its first underscore.
 # At most 20 characters: the namespace is paid in every tool name, and the generated code must stay
 # as ruff formats it.
@@ -66,7 +72,7 @@ def create_server(name: str, root: Path) -> list[Path]:
     for source, target in FILES.items():
         path = Path(target.format(name=name))
         text = Template((TEMPLATE / source).read_text(encoding="utf-8")).substitute(
-            name=name, first_party_imports=first_party_imports(name)
+            name=name, first_party_imports=first_party_imports(name), copy=COPY.format(name=name)
         )
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text, encoding="utf-8")
@@ -79,7 +85,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         prog="python -m instruments.new",
         description="Create servers/NAME/ with one example tool, its contract test and audit requests.",
     )
-    parser.add_argument("name", help="one lowercase word, e.g. notes: the package name and tool namespace")
+    parser.add_argument(
+        "name", nargs="?", help="one lowercase word, e.g. notes: the package name and tool namespace"
+    )
     parser.add_argument(
         "--root",
         type=Path,
@@ -88,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     arguments = parser.parse_args(argv)
     name, root = arguments.name, arguments.root
+    if not name:
+        parser.error(
+            "give the new server a name: make new-server NAME=yourname (or python -m instruments.new yourname)"
+        )
     if not (root / "servers" / "surface" / "__init__.py").is_file():
         sys.exit(f"error: {root} has no servers/surface/; --root must be a copy of this repository.")
     problem = name_problem(name, root)
@@ -100,5 +112,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         "Next: check it passes as generated, then make the example tool your own (docs/templates.md):\n"
         f"  .venv/bin/python -m pytest -q tests/servers/test_{name}_contract.py\n"
         f"  .venv/bin/python -m instruments.audit --requests servers/{name}/requests.jsonl"
-        f" -- .venv/bin/python -m servers.{name}"
+        f" -- .venv/bin/python -m servers.{name}\n"
+        f"{COPY.format(name=name)}"
     )

@@ -75,10 +75,30 @@ class Forecast(BaseModel):
         mode: JsonSchemaMode = "validation",
         **options: Any,
     ) -> dict[str, Any]:
-        """The published outputSchema, always in the shape InlineSchema (below) makes."""
+        """The published outputSchema, always in the shape InlineSchema makes."""
         return super().model_json_schema(
             by_alias, ref_template, InlineSchema, mode, union_format="primitive_type_array"
         )
+
+
+class InlineSchema(GenerateJsonSchema):
+    """The same contract without `$ref`s, and `"type": [..., "null"]` for what may be null: the SDK's
+    client validates every result against it, and this shape validates in half the time."""
+
+    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> dict[str, Any]:
+        generated = super().generate(schema, mode)
+        definitions = generated.pop("$defs", {})
+
+        def inline(node: Any) -> Any:
+            if isinstance(node, dict):
+                siblings = {key: inline(value) for key, value in node.items() if key != "$ref"}
+                if "$ref" in node:  # a field's own description sits beside the reference
+                    return {**inline(definitions[node["$ref"].rsplit("/", 1)[1]]), **siblings}
+                return siblings
+            return [inline(item) for item in node] if isinstance(node, list) else node
+
+        inlined: dict[str, Any] = inline(generated)
+        return inlined
 
 
 @mcp.tool(
@@ -126,26 +146,6 @@ async def weather_get_forecast(
 
 
 # --- plumbing -----------------------------------------------------------------------------------
-
-
-class InlineSchema(GenerateJsonSchema):
-    """The same contract without `$ref`s, and `"type": [..., "null"]` for what may be null: the SDK's
-    client validates every result against it, and this shape validates in half the time."""
-
-    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> dict[str, Any]:
-        generated = super().generate(schema, mode)
-        definitions = generated.pop("$defs", {})
-
-        def inline(node: Any) -> Any:
-            if isinstance(node, dict):
-                siblings = {key: inline(value) for key, value in node.items() if key != "$ref"}
-                if "$ref" in node:  # a field's own description sits beside the reference
-                    return {**inline(definitions[node["$ref"].rsplit("/", 1)[1]]), **siblings}
-                return siblings
-            return [inline(item) for item in node] if isinstance(node, list) else node
-
-        inlined: dict[str, Any] = inline(generated)
-        return inlined
 
 
 # Labels for a unit when the response does not state it, and Open-Meteo's spellings made plain.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from instruments.new.generator import main
+from instruments.new.generator import COPY, main
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -37,6 +37,7 @@ def run(directory: Path, *command: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_generated_server_passes_its_tests_and_lint(root: Path) -> None:
     main(["notes", "--root", str(root)])
     assert sorted(str(p.relative_to(root)) for p in (root / "servers" / "notes").iterdir()) == [
@@ -52,6 +53,7 @@ def test_generated_server_passes_its_tests_and_lint(root: Path) -> None:
         assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+@pytest.mark.slow
 def test_audit_gives_the_generated_server_a_perfect_score(root: Path) -> None:
     main(["notes", "--root", str(root)])
     requests = ("--requests", "servers/notes/requests.jsonl")
@@ -74,6 +76,22 @@ def test_audit_gives_the_generated_server_a_perfect_score(root: Path) -> None:
         cutoff["needed_calls_skipped"] == cutoff["needless_calls_made"] == 0
         for cutoff in selection["cutoffs"]
     )
+
+
+def test_the_template_and_the_docs_name_the_same_files_to_copy(root: Path) -> None:
+    main(["notes", "--root", str(root)])
+    line = COPY.format(name="notes")
+    assert line in (root / "servers" / "notes" / "server.py").read_text()
+    assert line in (REPOSITORY / "docs" / "templates.md").read_text()
+    for path in ("servers/notes/", "servers/surface/", "tests/servers/test_notes_contract.py"):
+        assert (root / path).exists(), f"{path} is in the list to copy but was not generated"
+
+
+def test_a_missing_name_says_how_to_give_one(capsys: pytest.CaptureFixture[str], root: Path) -> None:
+    with pytest.raises(SystemExit) as refusal:
+        main(["--root", str(root)])
+    assert refusal.value.code == 2
+    assert "give the new server a name: make new-server NAME=yourname" in capsys.readouterr().err
 
 
 def test_longest_allowed_name_still_formats_cleanly(root: Path) -> None:

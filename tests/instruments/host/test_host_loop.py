@@ -26,7 +26,6 @@ from tests.support import error_text, stdio_server
 MILES = ToolCall.of("toolu_01", "units_convert", {"value": 12, "from_unit": "mi", "to_unit": "km"})
 FEET = ToolCall.of("toolu_02", "units_convert", {"value": 5280, "from_unit": "ft", "to_unit": "mi"})
 CPU = ToolCall.of("toolu_03", "system_get_cpu_usage", {"interval_seconds": 0.5})
-CPU_AGAIN = ToolCall.of("toolu_04", "system_get_cpu_usage", {"interval_seconds": 0.5})
 DEFAULTS = Limits()
 
 
@@ -51,17 +50,37 @@ def results_of(turn: Turn) -> list[ToolResults]:
     return [message for message in turn.conversation if isinstance(message, ToolResults)]
 
 
+def meeting_server() -> MCPServer:
+    """Two tools that each wait for the other to have started: they finish only when run at once."""
+    server = MCPServer("meeting")
+    arrived = {"left": anyio.Event(), "right": anyio.Event()}
+
+    async def meet(me: str, other: str) -> str:
+        arrived[me].set()
+        await arrived[other].wait()
+        return f"{me} met {other}"
+
+    @server.tool()
+    async def meeting_left() -> str:
+        return await meet("left", "right")
+
+    @server.tool()
+    async def meeting_right() -> str:
+        return await meet("right", "left")
+
+    return server
+
+
 @pytest.mark.parametrize("wire", ["anthropic", "openai"])
 async def test_calls_of_one_reply_run_concurrently_and_come_back_in_order(wire: Wire) -> None:
-    turn = await run_checked([[CPU, MILES, CPU_AGAIN]], wire=wire)
+    # One after the other, the first call would wait for the second until the host's timeout: an error.
+    left, right = ToolCall.of("toolu_05", "meeting_left", {}), ToolCall.of("toolu_06", "meeting_right", {})
+    turn = await run_checked([[left, MILES, right]], servers=(convert, meeting_server()), wire=wire)
 
     [results] = results_of(turn)
-    assert [result.call.id for result in results.results] == ["toolu_03", "toolu_01", "toolu_04"]
-    assert [result.answered_by for result in results.results] == ["basics", "convert", "basics"]
-    # Two 0.5 s samples one after the other would take as long as both together; at once, as long as one.
-    samples = [result.seconds for result in results.results if result.call.name == CPU.name]
-    assert min(samples) >= 0.45
-    assert results.seconds < 0.8 * sum(samples)
+    assert [result.call.id for result in results.results] == ["toolu_05", "toolu_01", "toolu_06"]
+    assert [result.answered_by for result in results.results] == ["meeting", "convert", "meeting"]
+    assert [result.result.is_error for result in results.results] == [False, False, False]
     assert turn.stop.reason == "answered"
 
 
