@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import difflib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,9 +45,14 @@ def packages() -> list[str]:
 async def published(package: str) -> tuple[str, list[Tool]]:
     """The server's instructions and tools, as a host sees them over stdio."""
     command = StdioServerParameters(command=sys.executable, args=["-m", f"servers.{package}"])
-    async with stdio_client(command) as (read, write), ClientSession(read, write) as session:
-        hello = await session.initialize()
-        return hello.instructions or "", (await session.list_tools()).tools
+    # The servers' own stderr (their start-up line, logs) is not what this command reports.
+    with open(os.devnull, "w") as quiet:
+        async with (
+            stdio_client(command, errlog=quiet) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            hello = await session.initialize()
+            return hello.instructions or "", (await session.list_tools()).tools
 
 
 def json_block(value: object) -> str:

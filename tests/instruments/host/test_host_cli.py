@@ -90,7 +90,7 @@ def test_servers_get_the_callers_environment(
     output = capsys.readouterr().out
     assert status == 0, output
     # Only the replay serves a day this old: the server read the variables the caller set.
-    assert "result for toolu_01: Forecast for Frederick" in output
+    assert 'result for toolu_01: Forecast for "Frederick' in output
     assert recorded_day() in output
 
 
@@ -108,7 +108,7 @@ def test_replay_serves_recorded_weather_through_run(capsys: pytest.CaptureFixtur
     output = capsys.readouterr().out
     assert status == 0, output
     assert output.startswith("Weather: REPLAYED from recordings on 127.0.0.1")
-    assert "result for toolu_01: Forecast for Frederick" in output
+    assert 'result for toolu_01: Forecast for "Frederick' in output
     assert recorded_day() in output
 
 

@@ -18,12 +18,15 @@ from pathlib import Path
 
 import pytest
 
-# The block proposed for docs/using.md, verbatim.
-DOCUMENTED = """\
-export MCP_BEARER_TOKEN="$(openssl rand -hex 32)"
-.venv/bin/python -m servers.convert --transport http --port 8000 &
-claude mcp add --transport http --header "Authorization: Bearer $MCP_BEARER_TOKEN" convert http://127.0.0.1:8000/mcp
-"""
+USING = Path(__file__).resolve().parents[3] / "docs" / "using.md"
+
+
+def documented_sequence() -> str:
+    """The shell block of docs/using.md that registers the HTTP server with Claude Code, verbatim."""
+    blocks = USING.read_text(encoding="utf-8").split("```sh\n")[1:]
+    (block,) = [block.split("```")[0] for block in blocks if "claude mcp add --transport http" in block]
+    return block
+
 
 # Answers `claude mcp add --transport http --header H NAME URL` by connecting as the host would.
 STAND_IN = """\
@@ -70,7 +73,9 @@ def test_the_documented_http_sequence_connects_with_the_token_and_without_it_get
     claude = tmp_path / "claude"
     claude.write_text(f"#!{sys.executable}\n{STAND_IN}")
     claude.chmod(0o755)
-    script = DOCUMENTED.replace(".venv/bin/python", sys.executable).replace("8000", str(free_port()))
+    script = (
+        documented_sequence().replace(".venv/bin/python", sys.executable).replace("8000", str(free_port()))
+    )
     # Stop the background server afterwards, and report how it ended.
     script += 'kill -TERM $!\nwait $! && code=0 || code=$?\necho "server exit $code"\n'
     env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
@@ -80,7 +85,7 @@ def test_the_documented_http_sequence_connects_with_the_token_and_without_it_get
         ["bash", "-e", "-c", script], cwd=repository, env=env, capture_output=True, text=True, timeout=90
     )
     assert done.returncode == 0, done.stderr
-    *_, first, last = done.stdout.splitlines()  # after uvicorn's access log, which goes to stdout
+    *_, first, last = done.stdout.splitlines()  # the stand-in's report, then ours
     seen = json.loads(first)
     assert seen["anonymous"] == 401
     assert seen["header"] == "Bearer "
