@@ -51,8 +51,9 @@ docs: $(STAMP)
 docs-check: $(STAMP)
 	$(PY) -m instruments.tooldocs --check
 
-# Audit our three servers as a model sees them together; fails below a perfect checklist and probe score.
-AUDITED := convert basics weather
+# Audit every server under servers/ (one made with `make new-server` too) as a model sees them together;
+# fails below a perfect checklist and probe score.
+AUDITED := $(patsubst servers/%/server.py,%,$(wildcard servers/*/server.py))
 audit: $(STAMP)
 	$(PY) -m instruments.audit --fail-under 100 $(foreach s,$(AUDITED),--requests servers/$(s)/requests.jsonl) \
 		$(foreach s,$(AUDITED),--server "$(PY) -m servers.$(s)")
