@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from instruments.audit.cli import split_commands
+from tests.support import free_port, serving_over_http
 
 REPO = Path(__file__).resolve().parents[3]
 OURS = ("convert", "basics", "weather")
@@ -93,13 +92,6 @@ def test_a_server_that_exits_at_start_exits_2_quoting_its_error_output() -> None
     assert "Traceback" not in done.stderr
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def test_an_unreachable_url_exits_2_saying_what_to_check() -> None:
     done = audit("--url", f"http://127.0.0.1:{free_port()}/mcp")
     assert done.returncode == 2
@@ -109,23 +101,8 @@ def test_an_unreachable_url_exits_2_saying_what_to_check() -> None:
 
 @pytest.fixture
 def convert_over_http() -> Iterator[str]:
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "servers.convert", "--transport", "http", "--port", str(port)],
-        cwd=REPO,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with serving_over_http("servers.convert") as url:
+        yield url
 
 
 def test_a_streamable_http_server_is_audited_by_url(convert_over_http: str) -> None:

@@ -6,7 +6,6 @@ import io
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from rich.console import Console
 from instruments.audit import tfidf
 from instruments.audit.report import render
 from instruments.audit.run import Reading, audit_readings
+from tests.support import serving_over_http
 
 REPO = Path(__file__).resolve().parents[3]
 ROGUE = Path(__file__).with_name("rogue_server.py")
@@ -189,33 +189,10 @@ def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
         time.sleep(0.1)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def convert_with_a_token() -> Iterator[str]:
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "servers.convert", "--transport", "http", "--port", str(port)],
-        cwd=REPO,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "MCP_BEARER_TOKEN": "s3cret-token"},
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with serving_over_http("servers.convert", {"MCP_BEARER_TOKEN": "s3cret-token"}) as url:
+        yield url
 
 
 def test_a_401_is_named_and_a_bearer_token_opens_the_door(convert_with_a_token: str) -> None:

@@ -4,21 +4,15 @@ while it is in flight, and the blocked call is answered once it ends."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
 from pathlib import Path
 
 import anyio
 from mcp import Client
 
+from tests.support import free_port
+
 GUARD_SECONDS = 60  # a hang guard for a busy machine; nothing here is timed
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 async def test_another_session_is_served_while_a_blocking_call_is_in_flight(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp
 from servers.basics.server import mcp as basics
 from servers.surface.http import http_app, http_config
 from servers.surface.transport import TOKEN_ENV, parse_arguments
-from tests.support import initialize
+from tests.support import free_port, initialize
 
 TOKEN = "s3cret-token-for-tests"
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -187,13 +187,6 @@ async def test_sdk_client_calls_a_tool_over_http(url: str) -> None:
 
 
 # --- the command line ----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @asynccontextmanager

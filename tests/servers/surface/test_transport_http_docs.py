@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support import free_port
 
 USING = Path(__file__).resolve().parents[3] / "docs" / "using.md"
 
@@ -57,13 +58,6 @@ async def main() -> None:
 
 asyncio.run(main())
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.mark.skipif(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from tests.support import INITIALIZED, initialize
+from tests.support import INITIALIZED, free_port, initialize
 
 GUARD_SECONDS = 30
 SIGNALS = [(signal.SIGINT, 130), (signal.SIGTERM, 143)]
@@ -185,13 +184,6 @@ async def test_closing_stdin_still_answers_the_call_in_flight(tmp_path: Path) ->
 
 
 # --- HTTP -----------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.mark.parametrize(("number", "exit_code"), SIGNALS)
