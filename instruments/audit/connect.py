@@ -6,7 +6,9 @@ sentence naming the cause and what to check; the command line turns it into exit
 What a started server gets: the caller's environment, less the variables whose names mark them as
 credentials (TOKEN, SECRET, PASSWORD, API_KEY, ...), plus whatever `--env` names. A credential
 reaches a server only when the caller names it, and the report lists what was withheld, so
-nothing is dropped silently. `--timeout` bounds the whole start-up (spawn, handshake and any retry
+nothing is dropped silently. A started server's TMPDIR (and TMP, TEMP) is a fresh folder of the
+audit's, removed once the server has stopped: what it left there is reported, and does not pile up
+in the caller's. `--timeout` bounds the whole start-up (spawn, handshake and any retry
 of it), not each step. Lines a server prints on stdout that are not JSON-RPC are counted and quoted
 as a finding instead of surfacing as the SDK's logged traceback.
 """
@@ -14,6 +16,7 @@ as a finding instead of surfacing as the SDK's logged traceback.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shlex
 import sys
@@ -86,6 +89,8 @@ class Session:
 
     client: Client
     stray_stdout: list[str] = field(default_factory=list)
+    scratch_left: list[str] = field(default_factory=list)
+    """What a started server left in its temporary folder; known once the session has closed."""
 
 
 class _JsonRpcOnly:
@@ -139,18 +144,21 @@ async def _stdio(parameters: StdioServerParameters, errlog: IO[str], stray: list
 @asynccontextmanager
 async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
     # The server's stderr goes to a file: kept out of the report, and quoted if start-up fails.
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with (
+        tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog,
+        tempfile.TemporaryDirectory(prefix="mcp-surface-audit-", ignore_cleanup_errors=True) as scratch,
+    ):
         statuses: list[int] = []
         stray: list[str] = []
+        session: Session | None = None
         if target.url:
             http = create_mcp_http_client(headers=dict(target.headers))
             http.event_hooks["response"].append(_recorder(statuses))
             transport: Any = streamable_http_client(target.url, http_client=http)
         else:
             command, *args = target.command
-            parameters = StdioServerParameters(
-                command=command, args=args, env=dict(target.env), cwd=target.cwd
-            )
+            env = {**target.env, "TMPDIR": scratch, "TMP": scratch, "TEMP": scratch}
+            parameters = StdioServerParameters(command=command, args=args, env=env, cwd=target.cwd)
             transport = _stdio(parameters, errlog, stray)
         client = Client(transport, read_timeout_seconds=timeout)
         # The deadline covers the whole start-up, retries included; it is lifted once the session is
@@ -165,14 +173,17 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
                 ) from None
             started = True
             scope.deadline = math.inf
+            session = Session(client, stray)
             try:
-                yield Session(client, stray)
+                yield session
             finally:
                 # A server that died under the probe may fail its own shutdown; what it did is recorded.
                 with suppress(Exception):
                     await client.__aexit__(None, None, None)
                 if target.url:
                     await http.aclose()
+                else:
+                    session.scratch_left = sorted(os.listdir(scratch))
         if not started:
             raise Unreachable(_reason(target, TimeoutError(), timeout, _last_line(errlog), statuses, stray))
 

@@ -7,9 +7,12 @@ first time and is not part of CI. Steps:
    two virtual environments, one for servers built on mcp 2.x and one for mcp<2, and a local npm
    install. Each step is skipped when its stamp says the same pins are already installed.
 2. For each server: make a fresh sandbox (a `files/` folder with one text file; a git repository
-   for the git server), point HOME and TMPDIR into it, start the server there and list its tools
-   (a start may create files, e.g. a database), hash every file, run the full audit (safe by
-   default), and hash again. Any difference is a side effect of the probe, and is reported.
+   for the git server) and point HOME into it. First a control session: start the server there,
+   list its tools, hash every file, stop it, hash again; what changed is the server's own starting
+   and stopping (a database created, a cache flushed at exit), which the audit may cause. Then the
+   audit: start, list, hash, probe (safe by default), stop, hash again. Any other difference is a
+   side effect of the probe, and is reported. The audit gives the server a temporary folder of its
+   own (TMPDIR) and removes it afterwards; what the server left there is reported as well.
 3. Audit our three servers the same way, side by side.
 4. Write docs/audit-corpus.md; with --record, also write each server's tools/list and probe
    replies to tests/instruments/audit/recordings/, which the tests judge offline.
@@ -58,6 +61,10 @@ class Row:
     calls_sent: int
     calls_skipped: int
     changed: list[str]
+    """Paths the probe changed in the sandbox: side effects."""
+    start_stop: list[str]
+    """Paths the control session changed: the server's own starting and stopping."""
+    scratch_left: list[str]
     findings: list[str]
     seconds: float
     error: str = ""
@@ -106,7 +113,6 @@ def sandbox(cache: Path, name: str, fixture: str | None) -> Path:
     shutil.rmtree(place, ignore_errors=True)
     (place / "files").mkdir(parents=True)
     (place / "home").mkdir()
-    (place / "tmp").mkdir()
     (place / "files" / "hello.txt").write_text("hello world\n")
     if fixture == "git-repo":
         (place / "README.md").write_text("# sandbox\n")
@@ -142,22 +148,30 @@ def expand(words: Sequence[str], places: dict[str, str]) -> list[str]:
     return [word.format(**places) for word in words]
 
 
-async def audit_one(target: Target, place: Path | None) -> tuple[Reading, list[str]]:
-    """Start and list, fingerprint the sandbox, probe (safe by default), fingerprint again."""
-    before: dict[str, str] = {}
+async def audit_one(target: Target, place: Path | None) -> tuple[Reading, list[str], list[str]]:
+    """A control session (start, list, stop), then the audit; the probe's changes and the control's."""
 
-    def snapshot() -> None:
-        before.update(fingerprint(place) if place else {})
+    async def session(probe: bool) -> tuple[Reading, list[str]]:
+        before: dict[str, str] = {}
 
-    (reading,) = await read_all(
-        [target], probe=True, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
-    )
-    # The server is stopped by now, so whatever it wrote has landed.
-    after = fingerprint(place) if place else {}
-    return reading, changes(before, after)
+        def snapshot() -> None:
+            before.update(fingerprint(place) if place else {})
+
+        (reading,) = await read_all(
+            [target], probe=probe, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
+        )
+        # The server is stopped by now, so whatever it wrote has landed.
+        return reading, changes(before, fingerprint(place) if place else {})
+
+    _, start_stop = await session(probe=False)
+    reading, changed = await session(probe=True)
+    own = {path[1:] for path in start_stop}
+    return reading, [path for path in changed if path[1:] not in own], start_stop
 
 
-def row(name: str, package: str, server: ServerAudit, changed: list[str], seconds: float) -> Row:
+def row(
+    name: str, package: str, server: ServerAudit, changed: list[str], start_stop: list[str], seconds: float
+) -> Row:
     results = [result for tool in server.tools for result in tool.probes]
     sent = sum(result.reply not in ("skipped", "not applicable") for result in results)
     skipped = sum(result.reply == "skipped" for result in results)
@@ -178,6 +192,8 @@ def row(name: str, package: str, server: ServerAudit, changed: list[str], second
         sent,
         skipped,
         changed,
+        start_stop,
+        server.scratch_left,
         findings,
         seconds,
     )
@@ -189,9 +205,11 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         "",
         "Written by `make audit-corpus` (`python -m instruments.audit.corpus`): every server pinned in",
         "`instruments/audit/corpus.json`, installed from PyPI and npm into `.cache/audit-corpus/`, audited",
-        'alone in a throwaway sandbox with the default (safe) settings. "Sandbox" is what changed there',
-        "between the moment the server had started and listed its tools and the moment it had stopped",
-        "after the probe, from a hash of every file (HOME and TMPDIR point into the sandbox too).",
+        'alone in a throwaway sandbox with the default (safe) settings. "Sandbox" is what the probe changed',
+        "there, from a hash of every file (HOME points into the sandbox too) after the server had started",
+        "and listed its tools and again after it had stopped, less what a control session (start, list,",
+        'stop, no call) changed, which is the server\'s own starting and stopping, shown as "start/stop".',
+        '"Scratch" is what the server left in the temporary folder the audit gives it and then removes.',
         '"Was": the audit before this rework, checklist only (its probe executed tools with side',
         "effects, so it was not run again). Scores: `instruments/audit/score.py`; checks: [audit.md](audit.md).",
         "",
@@ -204,6 +222,12 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
             return f"| {r.name} | {r.package} | | | | | | | could not audit: {printable(r.error)[:160]} |"
         was = f" (was {before[r.name]:.1f})" if r.name in before else ""
         changed = "unchanged" if not r.changed else "CHANGED: " + ", ".join(r.changed[:3])
+        if r.start_stop:
+            changed += (
+                f" (start/stop: {', '.join(r.start_stop[:2])}{', ...' if len(r.start_stop) > 2 else ''})"
+            )
+        if r.scratch_left:
+            changed += f"; scratch: {len(r.scratch_left)} left, removed"
         return (
             f"| {r.name} | {r.package} | {r.tools} | {r.tokens:,} | {r.score:.1f}{was} | {r.probe} | "
             f"{r.calls_sent} / {r.calls_skipped} | {changed} | {'; '.join(r.findings) or '-'} |"
@@ -216,7 +240,9 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         "",
         f"{len(audited)} of {len(rows)} servers audited, {sum(r.tools for r in audited)} tools; "
         f"{sum(r.calls_sent for r in audited)} calls sent, {sum(r.calls_skipped for r in audited)} skipped for safety; "
-        f"sandboxes changed: {sum(bool(r.changed) for r in audited)}. Whole run: {total:.0f} s.",
+        f"sandboxes changed by the probe: {sum(bool(r.changed) for r in audited)}; by starting and stopping: "
+        f"{sum(bool(r.start_stop) for r in audited)}; servers that left scratch: "
+        f"{sum(bool(r.scratch_left) for r in audited)}. Whole run: {total:.0f} s.",
         "",
     ]
     return "\n".join(lines)
@@ -251,11 +277,16 @@ def corpus_command(argv: Sequence[str]) -> int:
     )
     args = parse.parse_args(argv)
     args.cache = args.cache.resolve()  # servers start inside their sandboxes, so paths must not be relative
-    servers = [
-        s for s in json.loads(CORPUS.read_text())["servers"] if not args.only or s["name"] in args.only
-    ]
+    pinned = json.loads(CORPUS.read_text())["servers"]
+    servers = [s for s in pinned if not args.only or s["name"] in args.only]
+    unknown = sorted(set(args.only) - {s["name"] for s in pinned})
+    if unknown:
+        parse.error(
+            f"--only {unknown[0]}: corpus.json pins no server of that name; the names are "
+            + ", ".join(s["name"] for s in pinned)
+        )
     started = time.monotonic()
-    install(args.cache, servers)
+    install(args.cache, pinned)  # all of them: a venv is rebuilt whenever its pins differ
     before = json.loads(args.before.read_text()) if args.before else {}
     places = {
         "venv_mcp2": str(args.cache / "venv-mcp2"),
@@ -267,9 +298,7 @@ def corpus_command(argv: Sequence[str]) -> int:
         place = sandbox(args.cache, server["name"], server.get("fixture"))
         here = {**places, "sandbox": str(place)}
         given = {key: value.format(**here) for key, value in server.get("env", {}).items()}
-        environment, _ = server_environment(
-            os.environ, {**given, "HOME": str(place / "home"), "TMPDIR": str(place / "tmp")}
-        )
+        environment, _ = server_environment(os.environ, {**given, "HOME": str(place / "home")})
         target = Target(command=tuple(expand(server["command"], here)), env=environment, cwd=str(place))
         package = f"{server['package']}@{server['version']}"
         rows.append(_audit_row(server["name"], package, target, place, args.record))
@@ -292,16 +321,16 @@ def corpus_command(argv: Sequence[str]) -> int:
 def _audit_row(name: str, package: str, target: Target, place: Path | None, record: Path | None) -> Row:
     began = time.monotonic()
     try:
-        reading, changed = anyio.run(audit_one, target, place)
+        reading, changed, start_stop = anyio.run(audit_one, target, place)
     except Unreachable as exc:
-        return Row(name, package, 0, 0, 0.0, "", 0, 0, [], [], time.monotonic() - began, str(exc))
+        return Row(name, package, 0, 0, 0.0, "", 0, 0, [], [], [], [], time.monotonic() - began, str(exc))
     (server,) = audit_readings([reading]).servers
     if record:
         record.mkdir(parents=True, exist_ok=True)
         (record / f"{name}.json").write_text(
             json.dumps(recording(reading), indent=1, ensure_ascii=False) + "\n"
         )
-    return row(name, package, server, changed, time.monotonic() - began)
+    return row(name, package, server, changed, start_stop, time.monotonic() - began)
 
 
 def main() -> None:

@@ -91,6 +91,8 @@ class ServerAudit:
     environment_failure: str = ""
     """Set when every call failed the same way (no browser, no network): said once, not scored."""
     stray_stdout: list[str] = field(default_factory=list)
+    scratch_left: list[str] = field(default_factory=list)
+    """What the server left in the temporary folder the audit gave it (then removed)."""
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,18 @@
 """The behaviour probe: deliberately bad calls per tool, and what each one gets back. Safe by default.
 
-**What may run.** A tool runs with valid-looking placeholder values only when it says it changes
-nothing: `readOnlyHint: true`, and `openWorldHint: false` unless `--allow-network`. For every
-other tool the probe sends only calls that the tool's own published schema rejects, and that it
-still rejects when a lax server ignores unknown arguments or coerces types (the usual SDK
-defaults): so a server that validates refuses before running anything. A call the schema would
-accept is not sent, and the report says which probes were skipped and why. `--allow-side-effects`
-lifts this (the report then carries a warning line).
+**What may run.** By default every call carries a fault, so no call asks a tool to do its job.
+A tool that says it changes nothing (`readOnlyHint: true`, and `openWorldHint: false` unless
+`--allow-network`) gets every probe below, including faults a lax server may let through and then
+run the tool (an unknown argument it ignores, "12" it coerces to 12). Every other tool gets only
+calls that its own published schema rejects, and still rejects when a lax server ignores unknown
+arguments or coerces types: so a server that validates refuses before running anything. A call the
+schema would accept is not sent, and the report says which probes were skipped and why.
+`--allow-side-effects` lifts this and adds a valid call per tool (the report then carries a warning line).
 
 The calls, each wrong in one way:
 
-- valid call (only for tools that may run): every required argument gets a placeholder. It is not
-  judged; it tells whether a later error is caused by the fault or by the placeholders.
+- valid call (only with --allow-side-effects): every required argument gets a placeholder. It is
+  not judged; it tells whether a later error is caused by the fault or by the placeholders.
 - unknown argument: `probe_extra`, an argument the tool does not have. For a tool that may not
   run, it is sent alone, so the call also misses every required argument.
 - wrong JSON type: the first required parameter (else the first parameter) in a type it does not
@@ -37,12 +38,14 @@ Each answer is judged on:
 - survives: the server still answers tools/list afterwards (any answer, even an invalid one).
 
 An error that does not name the argument is "inconclusive", not a pass or a fail, when something
-else may explain it: the valid call failed too, or the call also lacked other required arguments.
+else may explain it: the call also lacked other required arguments, or it carried placeholders
+that were not shown to work (no valid call was made, or it failed too).
 Text criteria are n/a when the model gets no text: a JSON-RPC error, or no answer at all.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
@@ -136,18 +139,19 @@ class Plan:
     """Not sent for safety (rather than not applicable)."""
     forbidden: bool = True
     """The schema forbids the call; False for a long text without maxLength, which it allows."""
+    placeholders: bool = False
+    """The call carries placeholder values, which may themselves cause an error if the tool runs."""
 
 
-def plans(tool: Tool, may_run: bool = True) -> list[Plan]:
-    """The calls for this tool, in the order of the module docstring."""
+def plans(tool: Tool, may_run: bool = True, valid_call: bool = False) -> list[Plan]:
+    """The calls for this tool, in the order of the module docstring; `valid_call` adds the fault-free one."""
     schema = tool.input_schema
     params = properties(schema)
     needed = [name for name in required(schema) if name in params]
     base = {name: placeholder(schema, params[name]) for name in needed}
     order = list(dict.fromkeys([*needed, *params]))
     if may_run:
-        found = [
-            Plan(VALID_CALL, None, base, "placeholders only"),
+        faulty = [
             Plan(
                 "unknown argument",
                 UNKNOWN_ARGUMENT,
@@ -158,7 +162,8 @@ def plans(tool: Tool, may_run: bool = True) -> list[Plan]:
             _missing(needed, base),
             _overlong(schema, params, order, base, bounded_only=False),
         ]
-        return found
+        faulty = [_with_placeholders(plan, base) for plan in faulty]
+        return [Plan(VALID_CALL, None, base, "placeholders only")] * valid_call + faulty
     refused = [
         _unknown_alone(needed),
         _wrong_type(schema, params, order, {}, lax=False),
@@ -166,6 +171,14 @@ def plans(tool: Tool, may_run: bool = True) -> list[Plan]:
         _overlong(schema, params, order, {}, bounded_only=True),
     ]
     return [_only_if_refused(schema, plan) for plan in refused]
+
+
+def _with_placeholders(plan: Plan, base: dict[str, Any]) -> Plan:
+    """The plan, marked when its call carries placeholders beside the probed argument."""
+    others = set(base) - {plan.argument}
+    if plan.arguments is None or not others & set(plan.arguments):
+        return plan
+    return dataclasses.replace(plan, placeholders=True)
 
 
 def _unknown_alone(needed: list[str]) -> Plan:
@@ -393,7 +406,7 @@ class Prober:
         refusal = run_refusal(tool, self.permission)
         results: list[ProbeResult] = []
         valid: bool | None = None  # did the placeholder call succeed? None: not made
-        for plan in plans(tool, may_run=not refusal):
+        for plan in plans(tool, may_run=not refusal, valid_call=self.permission.side_effects):
             result = await self._run(tool.name, plan, valid)
             if plan.probe == VALID_CALL:
                 valid = result.reply == "success result"
@@ -464,10 +477,11 @@ def reply_text(result: CallToolResult) -> str:
 def probe_checks(
     plan: Plan, reply: ProbeReply, text: str, survived: bool, valid: bool | None = True
 ) -> list[Check]:
-    """`valid`: whether the placeholder call succeeded (None: it was not made, the tool may not run)."""
+    """`valid`: whether the valid call succeeded (None: it was not made)."""
     readable = reply in ("error result", "success result")
     named = readable and _mentions(plan.argument or "", text)
-    blamable = plan.alone and valid is not False
+    # Untested placeholders may be what failed, if the server let the fault through and ran the tool.
+    blamable = plan.alone and (valid is True or (valid is None and not plan.placeholders))
     verdicts: list[tuple[str, Status, str]] = [
         ("error_result", *_error_result(reply, named, blamable, plan.forbidden)),
         ("names_argument", *_names(plan.argument or "", reply, named, readable, blamable)),

@@ -26,6 +26,7 @@ from instruments.console import printable
 MARK = {"pass": "✓", "fail": "✗", "n/a": "-", "inconclusive": "?"}
 TEXT_PREVIEW = 90
 EXAMPLES = 3
+SCRATCH_NAMES = 3
 # fmt: off
 FIX = {
     "name_valid": "Rename it with letters, digits, _ and - only, at most 64 characters.",
@@ -162,6 +163,17 @@ def _server(console: Console, server: ServerAudit) -> None:
         console.print(
             "  ! Every call failed the same way, which is the machine, not the surface; the probe is not "
             f"scored. The error: {safe(server.environment_failure)}"
+        )
+    if server.scratch_left:
+        left = ", ".join(server.scratch_left[:SCRATCH_NAMES])
+        more = (
+            f" and {len(server.scratch_left) - SCRATCH_NAMES} more"
+            if len(server.scratch_left) > SCRATCH_NAMES
+            else ""
+        )
+        console.print(
+            f"  Left {len(server.scratch_left)} entries in the temporary folder the audit gave it, now "
+            f"removed: {safe(left)}{more}"
         )
     _set_checks(console, "Set checks", server.checks)
     rows = rollup(server)

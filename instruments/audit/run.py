@@ -35,6 +35,7 @@ class Reading:
     probed: bool
     schema_problems: dict[str, str] = field(default_factory=dict)
     stray_stdout: list[str] = field(default_factory=list)
+    scratch_left: list[str] = field(default_factory=list)
 
 
 ENVIRONMENT_MIN_CALLS = 3
@@ -79,7 +80,9 @@ async def read_all(
                 permission=permission,
                 before_probe=before_probe,
             )
-            readings.append(Reading(**{**reading.__dict__, "stray_stdout": list(session.stray_stdout)}))
+        # Known only now that the server has stopped.
+        seen = {"stray_stdout": list(session.stray_stdout), "scratch_left": list(session.scratch_left)}
+        readings.append(Reading(**{**reading.__dict__, **seen}))
     return readings
 
 
@@ -126,6 +129,7 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
                 score=score(tools, reading.probed and not blocked),
                 environment_failure=blocked,
                 stray_stdout=reading.stray_stdout[:5],
+                scratch_left=reading.scratch_left,
             )
         )
     everything = [tool for reading in readings for tool in reading.tools]

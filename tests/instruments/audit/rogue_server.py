@@ -9,6 +9,9 @@
 - slow-start: sleeps 30 s before answering anything.
 - stall: tools/call never answers.
 - env: the tool's description lists what it sees of AUDIT_* and FAKE_* variables.
+- writes: like a server with state in its folder: state.txt is written at start and rewritten at
+  exit; a tools/call, although the tool says it is read-only, writes called.txt (with the path of
+  its TMPDIR) and leaves a file in TMPDIR.
 It writes its pid to $ROGUE_PID_FILE when that is set, so a test can check it was stopped.
 """
 
@@ -73,6 +76,12 @@ def answer(message: dict[str, object]) -> dict[str, object] | None:
     elif method == "tools/call":
         if "stall" in MODES:
             time.sleep(3600)
+        if "writes" in MODES:
+            scratch = os.environ.get("TMPDIR", "")
+            with open("called.txt", "w") as file:
+                file.write(scratch)
+            with open(os.path.join(scratch, "rogue-scratch.txt"), "w") as file:
+                file.write("left behind")
         result = {"content": [{"type": "text", "text": "no note has that title"}], "isError": True}
     elif method == "ping":
         result = {}
@@ -93,6 +102,9 @@ def main() -> None:
         time.sleep(30)
     if "stray" in MODES:
         print("Server starting up, hello!", flush=True)
+    if "writes" in MODES:
+        with open("state.txt", "w") as file:
+            file.write("running")
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -102,6 +114,9 @@ def main() -> None:
         if reply is not None:
             sys.stdout.write(json.dumps(reply) + "\n")
             sys.stdout.flush()
+    if "writes" in MODES:
+        with open("state.txt", "w") as file:
+            file.write(f"stopped at {time.time_ns()}")
 
 
 main()

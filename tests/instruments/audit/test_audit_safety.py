@@ -9,7 +9,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import Tool, ToolAnnotations
 from pydantic import Field
 
-from instruments.audit.probe import Permission, Prober, plans, run_refusal
+from instruments.audit.probe import Permission, Prober, plans, probe_checks, run_refusal
 
 ran: list[str] = []  # every tool body that ran, in order
 shop = MCPServer("shop")
@@ -137,3 +137,29 @@ def test_unsafe_wrong_types_are_values_no_validator_coerces() -> None:
     (wrong,) = [plan for plan in plans(tool, may_run=False) if plan.probe == "wrong JSON type"]
     # "12" would be coerced to 12 by a lax server, which would then run; a word is not.
     assert wrong.arguments == {"count": "probe"}
+
+
+async def test_by_default_no_call_is_fault_free_even_for_a_read_only_tool() -> None:
+    found = await probe_all(Permission())
+    assert "valid call" not in {probe for probe, _, _ in found["shop_local_lookup"]}
+    allowed = await probe_all(Permission(side_effects=True))
+    assert allowed["shop_local_lookup"][0][:2] == ("valid call", "success result")
+
+
+def test_an_unnamed_error_after_untested_placeholders_is_inconclusive() -> None:
+    # The server may have ignored probe_extra and run the tool, which then failed on the placeholder.
+    tool = Tool(
+        name="t",
+        input_schema={"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    )
+    unknown = next(plan for plan in plans(tool) if plan.probe == "unknown argument")
+    assert unknown.arguments == {"path": "probe", "probe_extra": "probe"}
+    untested = {c.id: c.status for c in probe_checks(unknown, "error result", "path not found", True, None)}
+    assert untested["error_result"] == untested["names_argument"] == "inconclusive"
+    shown = {c.id: c.status for c in probe_checks(unknown, "error result", "path not found", True, True)}
+    assert (shown["error_result"], shown["names_argument"]) == ("pass", "fail")
+    # A call with no placeholders beside the fault can only have failed on the fault.
+    bare = Tool(name="t", input_schema={"type": "object", "properties": {}})
+    alone = next(plan for plan in plans(bare) if plan.probe == "unknown argument")
+    verdicts = {c.id: c.status for c in probe_checks(alone, "error result", "invalid call", True, None)}
+    assert (verdicts["error_result"], verdicts["names_argument"]) == ("pass", "fail")

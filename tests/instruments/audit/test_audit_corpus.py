@@ -1,0 +1,64 @@
+"""The corpus runner's sandbox check, and the temporary folder the audit gives every server it starts.
+
+The rogue server in "writes" mode behaves like a server with state: it writes state.txt when it
+starts and rewrites it when it stops, and its read-only tool (which lies) writes called.txt and
+leaves a file in TMPDIR. The runner must blame the probe for called.txt only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from instruments.audit.connect import Target
+from instruments.audit.corpus import audit_one, changes, corpus_command, fingerprint
+from instruments.audit.run import audit_readings, read_all
+
+ROGUE = Path(__file__).with_name("rogue_server.py")
+
+
+def writer(place: Path) -> Target:
+    return Target(command=(sys.executable, str(ROGUE), "writes"), env=dict(os.environ), cwd=str(place))
+
+
+async def test_the_probe_is_blamed_only_for_what_starting_and_stopping_do_not_change(tmp_path: Path) -> None:
+    reading, changed, start_stop = await audit_one(writer(tmp_path), tmp_path)
+    assert start_stop == ["~state.txt"]
+    assert changed == ["+called.txt"]
+    assert reading.probes["rogue_lookup"]
+
+
+async def test_a_server_s_scratch_goes_to_a_folder_of_its_own_that_is_removed(tmp_path: Path) -> None:
+    (reading,) = await read_all([writer(tmp_path)], probe=True, timeout=10)
+    given = Path((tmp_path / "called.txt").read_text())
+    assert given.name.startswith("mcp-surface-audit-")
+    assert not given.exists()
+    assert reading.scratch_left == ["rogue-scratch.txt"]
+    (server,) = audit_readings([reading]).servers
+    assert server.scratch_left == ["rogue-scratch.txt"]
+
+
+def test_changes_name_what_was_added_removed_and_edited(tmp_path: Path) -> None:
+    (tmp_path / "kept.txt").write_text("same")
+    (tmp_path / "edited.txt").write_text("before")
+    (tmp_path / "gone.txt").write_text("x")
+    before = fingerprint(tmp_path)
+    (tmp_path / "edited.txt").write_text("after")
+    (tmp_path / "gone.txt").unlink()
+    (tmp_path / "new").mkdir()
+    assert changes(before, fingerprint(tmp_path)) == ["+new/", "-gone.txt", "~edited.txt"]
+
+
+def test_an_unknown_server_name_is_refused_before_anything_is_installed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        corpus_command(["--cache", str(tmp_path / "cache"), "--only", "sqllite"])
+    assert stopped.value.code == 2
+    assert "--only sqllite: corpus.json pins no server of that name; the names are time, fetch" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "cache").exists()
