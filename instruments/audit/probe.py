@@ -174,9 +174,10 @@ def plans(tool: Tool, may_run: bool = True, valid_call: bool = False) -> list[Pl
 
 
 def _with_placeholders(plan: Plan, base: dict[str, Any]) -> Plan:
-    """The plan, marked when its call carries placeholders beside the probed argument."""
+    """The plan, marked when its call carries placeholders: beside the probed argument, or as its
+    text (an overlong text is placeholder words, which may be wrong for more than their length)."""
     others = set(base) - {plan.argument}
-    if plan.arguments is None or not others & set(plan.arguments):
+    if plan.arguments is None or not (others & set(plan.arguments) or plan.probe == "overlong string"):
         return plan
     return dataclasses.replace(plan, placeholders=True)
 
