@@ -149,7 +149,7 @@ def test_a_tool_without_parameters_gets_only_the_unknown_argument_probe() -> Non
         ("overlong string", False),
     ]
     # The fault-free call is made only when side effects are allowed.
-    assert [p.probe for p in plans(tool, valid_call=True)][0] == "valid call"
+    assert plans(tool, valid_call=True)[0].probe == "valid call"
 
 
 CRASHING_SERVER = textwrap.dedent(
