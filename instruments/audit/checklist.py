@@ -54,7 +54,7 @@ import jsonschema
 from mcp_types import Tool
 
 from instruments.audit.findings import Check, Status
-from instruments.audit.schemas import accepted_types, members, properties, required
+from instruments.audit.schemas import accepted_types, members, properties, required, resolve
 from instruments.audit.tfidf import STOP_WORDS
 
 CLIENT_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -68,10 +68,36 @@ GENERIC_VERBS = frozenset({
     "parse", "format", "export", "import", "analyze", "analyse", "validate", "resolve", "navigate",
     "take", "select", "type", "click", "press", "handle", "manage", "apply", "merge", "push", "pull",
     "append", "retrieve", "switch", "browse", "scan", "summarize", "summarise", "toggle", "trigger",
-    "simulate",
+    "simulate", "request", "mark", "approve", "reject", "extract", "test", "build", "transform",
+    "render", "draw", "plot", "print", "sort", "filter", "count", "measure", "compare", "match",
+    "replace", "rename", "clear", "reset", "refresh", "sync", "register", "unregister", "subscribe",
+    "unsubscribe", "enable", "disable", "install", "uninstall", "connect", "disconnect", "login",
+    "logout", "wait", "watch", "unwatch", "notify", "schedule", "cancel", "confirm", "complete",
+    "finish", "assign", "invite", "share", "publish", "deploy", "restart", "kill", "force", "interact",
+    "inspect", "explain", "translate", "transcribe", "evaluate", "eval", "predict", "recommend",
+    "plan", "think", "reason", "review", "verify", "visualize", "visualise", "capture", "record",
+    "play", "pause", "resume", "scroll", "hover", "drag", "drop", "fill", "submit", "upsert", "archive",
+    "restore", "lock", "unlock", "attach", "detach", "link", "unlink", "tag", "untag", "split", "join",
+    "zip", "unzip", "encode", "decode", "encrypt", "decrypt", "sign", "hash", "ping", "echo", "log",
+    "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give",
+})
+# Words that say nothing about whose tool it is, though they are not verbs.
+GENERIC_PREFIXES = frozenset({
+    "api", "tool", "tools", "mcp", "server", "app", "service", "util", "utils", "helper", "my",
+    "custom", "default", "main", "base", "core", "common", "generic", "misc", "new", "all",
+})
+# Words that add nothing to what a first sentence says the tool does.
+FILLER = frozenset({
+    "given", "specific", "specified", "existing", "new", "particular", "certain", "provided", "selected",
+    "one", "more", "any", "all", "some", "each", "every", "based", "using", "via", "information",
+    "details", "data", "get", "gets", "retrieve", "retrieves", "fetch", "fetches", "return", "returns",
+    "provide", "provides", "give", "gives", "show", "shows", "perform", "performs", "allow", "allows",
+    "list", "lists",
 })
 # fmt: on
-WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 5, 2
+WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
+STEM_CHARS = 6
+MAX_NESTING = 3  # schemas may refer to themselves
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 WHEN = re.compile(
@@ -81,7 +107,8 @@ WHEN = re.compile(
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
-    r"|in (situations|cases) where)\b",
+    r"|in (situations|cases) where|(this|it) is for|after (you|you've|you have|the user)"
+    r"|once (you|the (user|assistant|model|agent)) (have|has|had)\b)\b",
     re.IGNORECASE,
 )
 WHEN_NOT = re.compile(
@@ -92,8 +119,11 @@ WHEN_NOT = re.compile(
     r"return|modify|change|create|delete|search|run|fetch|execute)\b"
     r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?:?) \d"
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
-    r"|\bcall this (tool|function)\b[^.]*\bunless\b",
+    r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b",
     re.IGNORECASE,
+)
+OTHER_TOOL_ORDER = re.compile(
+    r"\b(?:do not|don't|never) (?:use|call|run|invoke) ['\"`]?([A-Za-z0-9]+[_-][\w-]+)", re.IGNORECASE
 )
 # A limit on how often the model may call is not a limit of the tool; it does not say when not to.
 RATE_LIMIT = re.compile(
@@ -248,7 +278,7 @@ def check_tool(
         ("namespaced", *_namespaced(tool.name, server_name)),
         ("says_what", *_says_what(tool.name, sentences)),
         ("says_when", *_first_match(WHEN, sentences, "no sentence says when to use it")),
-        ("says_when_not", *_when_not(sentences)),
+        ("says_when_not", *_when_not(tool.name, sentences)),
         ("params_described", *_params_described(params)),
         ("schema_closed", *_schema_closed(schema)),
         ("required_declared", *_required_declared(schema, params)),
@@ -303,6 +333,8 @@ def _namespaced(name: str, server_name: str) -> tuple[Status, str]:
     prefix = parts[0].lower()
     if prefix in GENERIC_VERBS:
         return "fail", f"{name} starts with the verb {prefix}, which any service's tools could start with"
+    if prefix in GENERIC_PREFIXES:
+        return "fail", f"{name} starts with {prefix}, which says nothing about whose tool it is"
     if prefix in {word.lower() for word in re.split(r"[^A-Za-z0-9]+", server_name)}:
         return "pass", f"prefix {prefix}_ is the server's name"
     return "pass", f"prefix {prefix}_ names a domain"
@@ -313,12 +345,32 @@ def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
         return "fail", "no description"
     first = sentences[0]
     found = re.findall(r"[A-Za-z0-9']+", first)
-    own = {word.lower() for word in name_words(name)}
-    new = {word.lower() for word in found if word.lower() not in own and word.lower() not in STOP_WORDS}
+    own = [word.lower() for word in name_words(name)]
+    new = {
+        part
+        for word in found
+        for part in _camel_parts(word)
+        if part not in STOP_WORDS | FILLER and not any(_same_word(part, word) for word in own)
+    }
     if len(found) >= WHAT_MIN_WORDS and len(new) >= WHAT_MIN_NEW_WORDS:
         return "pass", first
     counts = f"words: {len(found)} of {WHAT_MIN_WORDS}, beyond the name: {len(new)} of {WHAT_MIN_NEW_WORDS}"
     return "fail", f"first sentence too thin ({counts}): {first}"
+
+
+def _same_word(word: str, other: str) -> bool:
+    """Forms of one word: log and logs, branch and branches, summary and summarize; not time and timezone."""
+    short, long = sorted((word.lower(), other.lower()), key=len)
+    if short == long:
+        return True
+    if len(short) < 3 or not long.startswith(short[:STEM_CHARS]):
+        return False
+    return len(short) >= STEM_CHARS or len(long) - len(short) <= 3
+
+
+def _camel_parts(word: str) -> list[str]:
+    """taskId is task and id, so a name's words written together are still the name's."""
+    return [part.lower() for part in re.split(r"(?<=[a-z])(?=[A-Z])|'", word) if part]
 
 
 def _first_match(pattern: re.Pattern[str], sentences: list[str], missing: str) -> tuple[Status, str]:
@@ -326,14 +378,27 @@ def _first_match(pattern: re.Pattern[str], sentences: list[str], missing: str) -
     return ("pass", sentence) if sentence else ("fail", missing)
 
 
-def _when_not(sentences: list[str]) -> tuple[Status, str]:
+def _when_not(name: str, sentences: list[str]) -> tuple[Status, str]:
     rate_limits = [s for s in sentences if WHEN_NOT.search(s) and RATE_LIMIT.search(s)]
-    sentence = next((s for s in sentences if WHEN_NOT.search(s) and not RATE_LIMIT.search(s)), None)
+    sentence = next(
+        (
+            s
+            for s in sentences
+            if WHEN_NOT.search(s) and not RATE_LIMIT.search(s) and not _about_another_tool(name, s)
+        ),
+        None,
+    )
     if sentence:
         return "pass", sentence
     if rate_limits:
         return "fail", f"only a limit on how often to call, which is not when not to use it: {rate_limits[0]}"
     return "fail", "no sentence says when not to use it"
+
+
+def _about_another_tool(name: str, sentence: str) -> bool:
+    """ "Do not call 'get_next_task'" in another tool's description says when not to call that one."""
+    told = OTHER_TOOL_ORDER.search(sentence)
+    return bool(told) and told.group(1) != name and not WHEN_NOT.search(OTHER_TOOL_ORDER.sub("", sentence))
 
 
 def _params_described(params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
@@ -397,7 +462,7 @@ def _must_be_bounded(name: str, param: dict[str, Any], node: dict[str, Any]) -> 
 
 
 def _closed_sets(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
-    texts = {name: node for name, node in params.items() if "string" in accepted_types(schema, node)}
+    texts = dict(_text_fields(schema, params, "", 0))
     if not texts:
         return "n/a", "no text parameters"
     for name, node in texts.items():
@@ -407,6 +472,28 @@ def _closed_sets(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> t
             return "fail", f"{name} lists options in prose ({cue.group(0)!r}) but has no enum"
     enums = [name for name, node in texts.items() if any("enum" in m for m in members(schema, node))]
     return "pass", f"enums: {', '.join(enums)}" if enums else "no text parameter lists fixed options"
+
+
+def _text_fields(
+    root: dict[str, Any], fields: dict[str, dict[str, Any]], path: str, depth: int
+) -> list[tuple[str, dict[str, Any]]]:
+    """Text fields by dotted path, nested objects and list items included: the model fills those too."""
+    found = []
+    for name, node in fields.items():
+        where = f"{path}{name}"
+        if "string" in accepted_types(root, node):
+            found.append((where, node))
+        if depth >= MAX_NESTING:
+            continue
+        for member in members(root, node):
+            items = resolve(root, member["items"]) if isinstance(member.get("items"), dict) else None
+            for inner, suffix in ((member, "."), (items, "[]." if items else "")):
+                if inner is not None and isinstance(inner.get("properties"), dict):
+                    nested = {
+                        k: resolve(root, v) for k, v in inner["properties"].items() if isinstance(v, dict)
+                    }
+                    found += _text_fields(root, nested, where + suffix, depth + 1)
+    return found
 
 
 def _title(tool: Tool) -> tuple[Status, str]:

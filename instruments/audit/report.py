@@ -162,7 +162,7 @@ def _server(console: Console, server: ServerAudit) -> None:
     if server.environment_failure:
         console.print(
             "  ! Every call failed the same way, which is the machine, not the surface; the probe is not "
-            f"scored. The error: {safe(server.environment_failure)}"
+            f"scored. The error: {safe(' '.join(server.environment_failure.split()))}"
         )
     if server.scratch_left:
         left = ", ".join(server.scratch_left[:SCRATCH_NAMES])
