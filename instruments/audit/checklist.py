@@ -79,7 +79,7 @@ GENERIC_VERBS = frozenset({
     "play", "pause", "resume", "scroll", "hover", "drag", "drop", "fill", "submit", "upsert", "archive",
     "restore", "lock", "unlock", "attach", "detach", "link", "unlink", "tag", "untag", "split", "join",
     "zip", "unzip", "encode", "decode", "encrypt", "decrypt", "sign", "hash", "ping", "echo", "log",
-    "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give",
+    "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give", "screen",
 })
 # Words that say nothing about whose tool it is, though they are not verbs.
 GENERIC_PREFIXES = frozenset({
@@ -101,11 +101,12 @@ MAX_NESTING = 3  # schemas may refer to themselves
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 WHEN = re.compile(
-    r"\b(use (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
-    r"|call (it |this |this tool |this function )?(when|whenever|for|if|to|after|before)"
+    # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
+    r"(^\W*use (when|whenever|for|if|to|after|before)|\buse (it|this( tool| function)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
+    r"|\bcall (it |this |this tool |this function )?(\w+ly )?(when|whenever|for|if|to|after|before)|(?<!not )\bsuitable for"
     r"|can be used (for|when)"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
-    r"|(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
+    r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
     r"|in (situations|cases) where|(this|it) is for|after (you|you've|you have|the user)"
     r"|once (you|the (user|assistant|model|agent)) (have|has|had)\b)\b",
@@ -116,10 +117,12 @@ WHEN_NOT = re.compile(
     r"|\b(instead|rather),? (use|call)\b|\buse \S+ instead\b|\bdeprecated\b|\binstead of this\b"
     r"|\bonly (works?|within|for|on|in|searches|supports?|returns?|reads?|lists?|accepts?|allowed|handles?)\b"
     r"|\b(cannot|can't|can not|will not|won't|does not|doesn't) (be used|work|handle|support|access|read|write|follow|"
-    r"return|modify|change|create|delete|search|run|fetch|execute)\b"
+    r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show)\b"
     r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?:?) \d"
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
-    r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b",
+    r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
+    r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
+    r"|\b(to|for) [^,.;]{3,60}, use\b|\bfor anything else\b",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -155,9 +158,24 @@ CLOSED_SET = re.compile(
     + QUOTED,
     re.IGNORECASE,
 )
+EXAMPLES = re.compile(r"\b(such as|e\.g\.|eg|for example|for instance|like|example:?)\W*$", re.IGNORECASE)
+PARAMETER_LINE = re.compile(
+    r"^(?P<indent>\s*)(?:[-*•]\s*)?(?P<name>\w+)\s*(?:\([^)]*\))?\s*:\s*(?P<text>.*)$"
+)
+# In a parameter's own entry, options also come unquoted: "polyhaven, sketchfab or polypizza",
+# "1d,5d,1mo,3mo", or one "- value: meaning" line each.
+LISTED_OPTIONS = re.compile(
+    r"(?:^|:\s)(?:[\w-]+(?: \([^)]*\))?, )+[\w-]+(?: \([^)]*\))?,? or [\w-]+\b"
+    r"|\b\w*[a-z]\w*(?:,\w*[a-z]\w*){3,}\b|(?:^- [\w-]+:.*\n?){2,}",
+    re.IGNORECASE | re.MULTILINE,
+)
 COUNT_WORDS = frozenset(
     {
         "id",
+        "pid",
+        "replacements",
+        "attempts",
+        "occurrences",
         "steps",
         "duration",
         "seconds",
@@ -198,7 +216,9 @@ HIJACK = (
     (re.compile(r"<\s*important\s*>", re.IGNORECASE), "hidden-instruction tag"),
     (
         re.compile(
-            r"\balways (call|use|run|invoke|prefer)\b|\byou must\b|\byou (should|need to) always\b",
+            # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
+            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b"
+            r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b",
             re.IGNORECASE,
         ),
         "standing order",
@@ -210,6 +230,7 @@ HIJACK = (
         ),
         "instruction aimed at other tools",
     ),
+    (re.compile(r"\bthe only tool (for|that|to)\b", re.IGNORECASE), "claim to be the only choice"),
     (
         re.compile(r"\b(do not|don't|never) (tell|inform|mention|show|reveal)\b", re.IGNORECASE),
         "secrecy order",
@@ -283,7 +304,7 @@ def check_tool(
         ("schema_closed", *_schema_closed(schema)),
         ("required_declared", *_required_declared(schema, params)),
         ("numbers_bounded", *_numbers_bounded(schema, params)),
-        ("closed_sets_enum", *_closed_sets(schema, params)),
+        ("closed_sets_enum", *_closed_sets(schema, params, description)),
         ("title_set", *_title(tool)),
         ("annotations_set", *_annotations(tool)),
         ("output_schema", *_output_schema(tool, sentences)),
@@ -396,9 +417,11 @@ def _when_not(name: str, sentences: list[str]) -> tuple[Status, str]:
 
 
 def _about_another_tool(name: str, sentence: str) -> bool:
-    """ "Do not call 'get_next_task'" in another tool's description says when not to call that one."""
+    """An order such as "do not call 'get_next_task'" in another tool's description is about that one."""
     told = OTHER_TOOL_ORDER.search(sentence)
-    return bool(told) and told.group(1) != name and not WHEN_NOT.search(OTHER_TOOL_ORDER.sub("", sentence))
+    if told is None or told.group(1) == name:
+        return False
+    return not WHEN_NOT.search(OTHER_TOOL_ORDER.sub("", sentence))
 
 
 def _params_described(params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
@@ -461,17 +484,51 @@ def _must_be_bounded(name: str, param: dict[str, Any], node: dict[str, Any]) -> 
     return bool(words & COUNT_WORDS) or bool(PROSE_BOUND.search(str(param.get("description", ""))))
 
 
-def _closed_sets(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
+def _closed_sets(
+    schema: dict[str, Any], params: dict[str, dict[str, Any]], description: str
+) -> tuple[Status, str]:
     texts = dict(_text_fields(schema, params, "", 0))
+    docs = _parameter_docs(description, params)
     if not texts:
         return "n/a", "no text parameters"
     for name, node in texts.items():
         has_enum = any("enum" in m or "const" in m for m in members(schema, node))
-        cue = CLOSED_SET.search(str(node.get("description", "")))
+        said = str(node.get("description", ""))
+        listed = docs.get(name, "")
+        cue = _options(CLOSED_SET, said) or _options(CLOSED_SET, listed) or _options(LISTED_OPTIONS, listed)
         if cue and not has_enum:
             return "fail", f"{name} lists options in prose ({cue.group(0)!r}) but has no enum"
     enums = [name for name, node in texts.items() if any("enum" in m for m in members(schema, node))]
     return "pass", f"enums: {', '.join(enums)}" if enums else "no text parameter lists fixed options"
+
+
+def _options(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """Options listed as the allowed values: not examples ("such as 'A' or 'B'"), not one case's ("If ...")."""
+    for found in pattern.finditer(text):
+        before = text[max(0, found.start() - 30) : found.start()]
+        sentence = text[: found.start()].rsplit(".", 1)[-1].strip()
+        if not EXAMPLES.search(before) and not sentence.lower().startswith("if "):
+            return found
+    return None
+
+
+def _parameter_docs(description: str, params: dict[str, Any]) -> dict[str, str]:
+    """What the description's own parameter list ("Args:", "- name: ...") says of each parameter.
+
+    Servers built from docstrings often document parameters only there, which the model reads too.
+    """
+    docs: dict[str, str] = {}
+    current, indent = "", 0
+    for line in description.splitlines():
+        found = PARAMETER_LINE.match(line)
+        if found and found.group("name") in params:
+            current, indent = found.group("name"), len(found.group("indent"))
+            docs[current] = found.group("text")
+        elif current and line.strip() and len(line) - len(line.lstrip()) > indent:
+            docs[current] += "\n" + line.strip()
+        else:
+            current = ""
+    return docs
 
 
 def _text_fields(
