@@ -80,6 +80,8 @@ GENERIC_VERBS = frozenset({
     "restore", "lock", "unlock", "attach", "detach", "link", "unlink", "tag", "untag", "split", "join",
     "zip", "unzip", "encode", "decode", "encrypt", "decrypt", "sign", "hash", "ping", "echo", "log",
     "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give", "screen",
+    "adapt", "diagnose", "upgrade", "downgrade", "exec", "rollback", "scale", "expose", "annotate",
+    "forward", "drain", "cordon", "uncordon",
 })
 # Words that say nothing about whose tool it is, though they are not verbs.
 GENERIC_PREFIXES = frozenset({
@@ -92,7 +94,8 @@ FILLER = frozenset({
     "one", "more", "any", "all", "some", "each", "every", "based", "using", "via", "information",
     "details", "data", "get", "gets", "retrieve", "retrieves", "fetch", "fetches", "return", "returns",
     "provide", "provides", "give", "gives", "show", "shows", "perform", "performs", "allow", "allows",
-    "list", "lists",
+    "list", "lists", "available", "registered", "active", "running", "current", "server", "content",
+    "value",
 })
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
@@ -104,6 +107,7 @@ WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
     r"(^\W*use (when|whenever|for|if|to|after|before)|\buse (it|this( tool| function)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly )?(when|whenever|for|if|to|after|before)|(?<!not )\bsuitable for"
+    r"|\bonly use\b"
     r"|can be used (for|when)"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
@@ -122,7 +126,8 @@ WHEN_NOT = re.compile(
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
-    r"|\b(to|for) [^,.;]{3,60}, use\b|\bfor anything else\b",
+    r"|\b(to|for) [^,.;]{3,60}, use\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b"
+    r"|\buse \w+_\w+(, \w+_\w+)*,? (or \w+_\w+ )?(to|for|instead)\b|\bmust (be|have)\b[^.]*\bbefore\b",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -166,7 +171,7 @@ PARAMETER_LINE = re.compile(
 # "1d,5d,1mo,3mo", or one "- value: meaning" line each.
 LISTED_OPTIONS = re.compile(
     r"(?:^|:\s)(?:[\w-]+(?: \([^)]*\))?, )+[\w-]+(?: \([^)]*\))?,? or [\w-]+\b"
-    r"|\b\w*[a-z]\w*(?:,\w*[a-z]\w*){3,}\b|(?:^- [\w-]+:.*\n?){2,}",
+    r"|\b\w*[a-z]\w*(?:,\w*[a-z]\w*){3,}\b|(?:^- [\w-]+:.*\n?){2,}|\((?:[\w-]+, ){2,}[\w-]+\)",
     re.IGNORECASE | re.MULTILINE,
 )
 COUNT_WORDS = frozenset(
@@ -174,6 +179,10 @@ COUNT_WORDS = frozenset(
         "id",
         "pid",
         "replacements",
+        "replicas",
+        "port",
+        "revision",
+        "period",
         "attempts",
         "occurrences",
         "steps",
