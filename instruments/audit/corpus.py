@@ -12,7 +12,9 @@ first time and is not part of CI. Steps:
    and stopping (a database created, a cache flushed at exit), which the audit may cause. Then the
    audit: start, list, hash, probe (safe by default), stop, hash again. Any other difference is a
    side effect of the probe, and is reported. The audit gives the server a temporary folder of its
-   own (TMPDIR) and removes it afterwards; what the server left there is reported as well.
+   own (TMPDIR) and removes it afterwards; what the server left there is reported as well. Where
+   strace is installed, each session runs under it and every connect() the server makes to an
+   address off this machine is reported too, for the control session and the probe apart.
 3. Audit our three servers the same way, side by side.
 4. Write docs/audit-corpus.md; with --record, also write each server's tools/list and probe
    replies to tests/instruments/audit/recordings/, which the tests judge offline.
@@ -21,14 +23,19 @@ first time and is not part of CI. Steps:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
+import ipaddress
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -65,6 +72,9 @@ class Row:
     start_stop: list[str]
     """Paths the control session changed: the server's own starting and stopping."""
     scratch_left: list[str]
+    network: list[str]
+    """Addresses off this machine the server tried during the probe ("?" when not traced)."""
+    start_stop_network: list[str]
     findings: list[str]
     seconds: float
     error: str = ""
@@ -148,30 +158,76 @@ def expand(words: Sequence[str], places: dict[str, str]) -> list[str]:
     return [word.format(**places) for word in words]
 
 
-async def audit_one(target: Target, place: Path | None) -> tuple[Reading, list[str], list[str]]:
-    """A control session (start, list, stop), then the audit; the probe's changes and the control's."""
+async def audit_one(target: Target, place: Path | None) -> Session:
+    """A control session (start, list, stop), then the audit: what each changed and tried."""
 
-    async def session(probe: bool) -> tuple[Reading, list[str]]:
+    async def session(probe: bool) -> tuple[Reading, list[str], list[str]]:
         before: dict[str, str] = {}
 
         def snapshot() -> None:
             before.update(fingerprint(place) if place else {})
 
-        (reading,) = await read_all(
-            [target], probe=probe, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
-        )
+        with traced(target) as (run, tried):
+            (reading,) = await read_all(
+                [run], probe=probe, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
+            )
         # The server is stopped by now, so whatever it wrote has landed.
-        return reading, changes(before, fingerprint(place) if place else {})
+        return reading, changes(before, fingerprint(place) if place else {}), tried
 
-    _, start_stop = await session(probe=False)
-    reading, changed = await session(probe=True)
+    _, start_stop, start_stop_network = await session(probe=False)
+    reading, changed, network = await session(probe=True)
     own = {path[1:] for path in start_stop}
-    return reading, [path for path in changed if path[1:] not in own], start_stop
+    return Session(
+        reading, [path for path in changed if path[1:] not in own], start_stop, network, start_stop_network
+    )
 
 
-def row(
-    name: str, package: str, server: ServerAudit, changed: list[str], start_stop: list[str], seconds: float
-) -> Row:
+@dataclass(frozen=True)
+class Session:
+    reading: Reading
+    changed: list[str]
+    start_stop: list[str]
+    network: list[str]
+    start_stop_network: list[str]
+
+
+STRACE = shutil.which("strace")
+CONNECT = re.compile(
+    r"connect\(\d+, \{sa_family=AF_INET6?, sin6?_port=htons\((?P<port>\d+)\)"
+    r".*?(?:inet_addr\(\"(?P<v4>[^\"]+)\"\)|inet_pton\(AF_INET6, \"(?P<v6>[^\"]+)\")"
+)
+
+
+@contextmanager
+def traced(target: Target) -> Iterator[tuple[Target, list[str]]]:
+    """The target run under strace, and (once the block ends) the off-machine addresses it tried.
+
+    strace is Linux's; without it nothing is traced and the list holds "?". The SDK stops a server
+    by its process group, so strace and the server stop together.
+    """
+    tried: list[str] = []
+    if STRACE is None or not target.command:
+        yield target, tried
+        tried.append("?")
+        return
+    with tempfile.TemporaryDirectory(prefix="corpus-trace-") as folder:
+        log = Path(folder) / "connect.log"
+        trace = (STRACE, "-f", "-qq", "-e", "trace=connect", "-e", "signal=none", "-o", str(log))
+        yield dataclasses.replace(target, command=(*trace, *target.command)), tried
+        tried += off_machine(log.read_text(errors="replace") if log.exists() else "")
+
+
+def off_machine(trace: str) -> list[str]:
+    """Each address:port connected to that is not this machine's own (loopback), in order, once."""
+    found: dict[str, None] = {}
+    for match in CONNECT.finditer(trace):
+        host = match.group("v4") or match.group("v6") or ""
+        if not ipaddress.ip_address(host.removeprefix("::ffff:")).is_loopback:
+            found[f"{host}:{match.group('port')}"] = None
+    return list(found)
+
+
+def row(name: str, package: str, server: ServerAudit, session: Session, seconds: float) -> Row:
     results = [result for tool in server.tools for result in tool.probes]
     sent = sum(result.reply not in ("skipped", "not applicable") for result in results)
     skipped = sum(result.reply == "skipped" for result in results)
@@ -191,9 +247,11 @@ def row(
         probe,
         sent,
         skipped,
-        changed,
-        start_stop,
+        session.changed,
+        session.start_stop,
         server.scratch_left,
+        session.network,
+        session.start_stop_network,
         findings,
         seconds,
     )
@@ -210,16 +268,21 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         "and listed its tools and again after it had stopped, less what a control session (start, list,",
         'stop, no call) changed, which is the server\'s own starting and stopping, shown as "start/stop".',
         '"Scratch" is what the server left in the temporary folder the audit gives it and then removes.',
+        '"Network": the addresses off this machine the server connected to, or tried to, during the probe,',
+        "from strace's record of its connect() calls; what it tried while starting and stopping is shown apart.",
         '"Was": the audit before this rework, checklist only (its probe executed tools with side',
         "effects, so it was not run again). Scores: `instruments/audit/score.py`; checks: [audit.md](audit.md).",
         "",
     ]
-    header = "| Server | Package | Tools | Tokens | Score | Probe passed | Calls sent / skipped | Sandbox | Top findings (tools failing) |"
-    rule = "|---|---|---:|---:|---:|---:|---:|---|---|"
+    header = (
+        "| Server | Package | Tools | Tokens | Score | Probe passed | Calls sent / skipped | Sandbox | Network"
+        " | Top findings (tools failing) |"
+    )
+    rule = "|---|---|---:|---:|---:|---:|---:|---|---|---|"
 
     def line(r: Row) -> str:
         if r.error:
-            return f"| {r.name} | {r.package} | | | | | | | could not audit: {printable(r.error)[:160]} |"
+            return f"| {r.name} | {r.package} | | | | | | | | could not audit: {printable(r.error)[:160]} |"
         was = f" (was {before[r.name]:.1f})" if r.name in before else ""
         changed = "unchanged" if not r.changed else "CHANGED: " + ", ".join(r.changed[:3])
         if r.start_stop:
@@ -230,8 +293,16 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
             changed += f"; scratch: {len(r.scratch_left)} left, removed"
         return (
             f"| {r.name} | {r.package} | {r.tools} | {r.tokens:,} | {r.score:.1f}{was} | {r.probe} | "
-            f"{r.calls_sent} / {r.calls_skipped} | {changed} | {'; '.join(r.findings) or '-'} |"
+            f"{r.calls_sent} / {r.calls_skipped} | {changed} | {network(r)} | {'; '.join(r.findings) or '-'} |"
         )
+
+    def network(r: Row) -> str:
+        if "?" in r.network:
+            return "not traced"
+        said = "none" if not r.network else "TRIED: " + ", ".join(r.network[:3])
+        if r.start_stop_network:
+            said += f" (start/stop: {', '.join(r.start_stop_network[:2])})"
+        return said
 
     lines += [header, rule, *(line(r) for r in rows), "", "## Side by side with our three servers", ""]
     lines += [header, rule, *(line(r) for r in ours)]
@@ -242,7 +313,8 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         f"{sum(r.calls_sent for r in audited)} calls sent, {sum(r.calls_skipped for r in audited)} skipped for safety; "
         f"sandboxes changed by the probe: {sum(bool(r.changed) for r in audited)}; by starting and stopping: "
         f"{sum(bool(r.start_stop) for r in audited)}; servers that left scratch: "
-        f"{sum(bool(r.scratch_left) for r in audited)}. Whole run: {total:.0f} s.",
+        f"{sum(bool(r.scratch_left) for r in audited)}; servers whose probe tried the network: "
+        f"{sum(bool(r.network) and '?' not in r.network for r in audited)}. Whole run: {total:.0f} s.",
         "",
     ]
     return "\n".join(lines)
@@ -321,16 +393,19 @@ def corpus_command(argv: Sequence[str]) -> int:
 def _audit_row(name: str, package: str, target: Target, place: Path | None, record: Path | None) -> Row:
     began = time.monotonic()
     try:
-        reading, changed, start_stop = anyio.run(audit_one, target, place)
+        session = anyio.run(audit_one, target, place)
     except Unreachable as exc:
-        return Row(name, package, 0, 0, 0.0, "", 0, 0, [], [], [], [], time.monotonic() - began, str(exc))
+        return Row(
+            name, package, 0, 0, 0.0, "", 0, 0, [], [], [], [], [], [], time.monotonic() - began, str(exc)
+        )
+    reading = session.reading
     (server,) = audit_readings([reading]).servers
     if record:
         record.mkdir(parents=True, exist_ok=True)
         (record / f"{name}.json").write_text(
             json.dumps(recording(reading), indent=1, ensure_ascii=False) + "\n"
         )
-    return row(name, package, server, changed, start_stop, time.monotonic() - began)
+    return row(name, package, server, session, time.monotonic() - began)
 
 
 def main() -> None:

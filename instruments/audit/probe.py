@@ -6,7 +6,10 @@ A tool that says it changes nothing (`readOnlyHint: true`, and `openWorldHint: f
 run the tool (an unknown argument it ignores, "12" it coerces to 12). Every other tool gets only
 calls that its own published schema rejects, and still rejects when a lax server ignores unknown
 arguments or coerces types: so a server that validates refuses before running anything. A call the
-schema would accept is not sent, and the report says which probes were skipped and why.
+schema would accept is not sent, and the report says which probes were skipped and why. A reply
+to such a call that does not read as a refusal (it names no argument and says nothing like
+"invalid" or "required") means the server ran the call instead of refusing it: from then on no call
+that relies on refusal is sent to that server, and the report says so.
 `--allow-side-effects` lifts this and adds a valid call per tool (the report then carries a warning line).
 
 The calls, each wrong in one way:
@@ -78,6 +81,14 @@ INTERNALS = re.compile(
     r"|\b(pydantic(_core)?|jsonschema|httpx2?|requests|urllib3?|aiohttp|starlette|uvicorn|anyio|asyncio"
     r"|fastmcp|zoneinfo|[A-Z]\w*(Error|Exception))\b"
 )
+# How a validator words a refusal; a reply to a call its schema rejects without any of these was
+# most likely the tool running (a lookup that failed, a browser that would not start).
+REFUSAL = re.compile(
+    r"invalid|required|validat|expected|must (be|have|not)|not of type|unexpected|unknown|missing|not allowed"
+    r"|should (be|have)|is not (a |an )?valid|too (long|large|many)|at most|exceeds|schema|argument|parameter"
+    r"|field|property|type error|cannot be|is not one of|not a (string|number|integer|boolean|list|array|object)",
+    re.IGNORECASE,
+)
 # A parser's complaint: the value reached SQL or a shell as code, not as data.
 SPLICED = re.compile(
     r"near \"[^\"]*\": syntax error|syntax error at or near|unrecognized token|\b(Parser|Binder|Catalog) Error"
@@ -93,6 +104,8 @@ WHY = {
     "no_echo": "Echoing a long input back doubles its cost and can replay injected text.",
     "no_splicing": "A value that reaches a query or shell parser as code can be made to run other code.",
     "survives": "A server that stops answering takes every one of its tools away for the rest of the session.",
+    "refuses_first": "A server that acts before it validates does whatever a malformed call asks, and cannot be "
+    "probed safely.",
 }
 LABELS = {
     "error_result": "comes back as an error result",
@@ -102,6 +115,7 @@ LABELS = {
     "no_echo": "does not echo the input",
     "no_splicing": "no sign the value was spliced into a query or command",
     "survives": "server survives",
+    "refuses_first": "refuses a call its schema rejects before running anything",
 }
 
 
@@ -402,22 +416,30 @@ class Prober:
         # The same error on every call, across tools, is the machine (no browser, no network): after
         # ENVIRONMENT_STREAK such calls the rest are not sent, since they can only repeat it.
         self.streak: list[str] = []
+        # A call its schema rejects that comes back as anything but a refusal was run, not refused:
+        # the server does not validate first, so calls that rely on it are not sent any more.
+        self.ran_unchecked = False
 
     async def probe(self, tool: Tool) -> list[ProbeResult]:
         refusal = run_refusal(tool, self.permission)
         results: list[ProbeResult] = []
         valid: bool | None = None  # did the placeholder call succeed? None: not made
         for plan in plans(tool, may_run=not refusal, valid_call=self.permission.side_effects):
-            result = await self._run(tool.name, plan, valid)
+            result = await self._run(tool.name, plan, valid, relies_on_refusal=bool(refusal))
             if plan.probe == VALID_CALL:
                 valid = result.reply == "success result"
             results.append(result)
         return results
 
-    async def _run(self, name: str, plan: Plan, valid: bool | None) -> ProbeResult:
+    async def _run(
+        self, name: str, plan: Plan, valid: bool | None, relies_on_refusal: bool = False
+    ) -> ProbeResult:
         if plan.arguments is None:
             reply: ProbeReply = "skipped" if plan.skipped else "not applicable"
             return ProbeResult(plan.probe, plan.argument, plan.sent, reply, "", [])
+        if relies_on_refusal and self.ran_unchecked:
+            why = "skipped: the server ran an earlier call that its schema rejects, so it is not shown to refuse this one"
+            return ProbeResult(plan.probe, plan.argument, why, "skipped", "", [])
         if not self.alive:
             return ProbeResult(
                 plan.probe, plan.argument, plan.sent, "not run", "", probe_checks(plan, "not run", "", False)
@@ -428,8 +450,13 @@ class Prober:
         reply, text = await self._call(name, plan.arguments)
         named = bool(plan.argument) and _mentions(plan.argument or "", text)
         self.streak = [*self.streak, error_shape(text)] if reply == "error result" and not named else []
+        self.ran_unchecked = self.ran_unchecked or (relies_on_refusal and not refused(plan, reply, text))
         self.alive = await self._answers()
-        checks = [] if plan.probe == VALID_CALL else probe_checks(plan, reply, text, self.alive, valid)
+        checks = (
+            []
+            if plan.probe == VALID_CALL
+            else probe_checks(plan, reply, text, self.alive, valid, relies_on_refusal)
+        )
         return ProbeResult(plan.probe, plan.argument, plan.sent, reply, text, checks)
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> tuple[ProbeReply, str]:
@@ -476,9 +503,15 @@ def reply_text(result: CallToolResult) -> str:
 
 
 def probe_checks(
-    plan: Plan, reply: ProbeReply, text: str, survived: bool, valid: bool | None = True
+    plan: Plan,
+    reply: ProbeReply,
+    text: str,
+    survived: bool,
+    valid: bool | None = True,
+    relies_on_refusal: bool = False,
 ) -> list[Check]:
-    """`valid`: whether the valid call succeeded (None: it was not made)."""
+    """`valid`: whether the valid call succeeded (None: it was not made). `relies_on_refusal`: the
+    tool may not run, so only the server's refusal keeps the call from doing anything."""
     readable = reply in ("error result", "success result")
     named = readable and _mentions(plan.argument or "", text)
     # Untested placeholders may be what failed, if the server let the fault through and ran the tool.
@@ -492,7 +525,23 @@ def probe_checks(
         ("no_splicing", *_splicing(plan.arguments or {}, text, readable)),
         ("survives", *_survives(reply, survived)),
     ]
+    if relies_on_refusal:
+        verdicts.append(("refuses_first", *_refuses_first(plan, reply, text)))
     return [Check(key, LABELS[key], status, evidence, WHY[key]) for key, status, evidence in verdicts]
+
+
+def refused(plan: Plan, reply: ProbeReply, text: str) -> bool:
+    """Whether the reply reads as a validator's refusal rather than the tool's own failure or success."""
+    named = bool(plan.argument) and _mentions(plan.argument or "", text)
+    return reply in ("error result", "protocol error") and (named or bool(REFUSAL.search(text)))
+
+
+def _refuses_first(plan: Plan, reply: ProbeReply, text: str) -> tuple[Status, str]:
+    if reply == "not run":
+        return "n/a", "not sent: the server had stopped answering"
+    if refused(plan, reply, text):
+        return "pass", "refused"
+    return "fail", f"ran instead of refusing: {reply}" + (f": {text[:160]}" if text else "")
 
 
 def _mentions(argument: str, text: str) -> bool:

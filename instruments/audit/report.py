@@ -51,6 +51,7 @@ FIX = {
     "no_echo": "Quote at most a short excerpt of a long input.",
     "no_splicing": "Pass values as query parameters or argv items, never spliced into code.",
     "survives": "Catch failures per call; never let one bad call end the server.",
+    "refuses_first": "Validate the arguments against the published schema before doing anything else.",
 }
 # fmt: on
 

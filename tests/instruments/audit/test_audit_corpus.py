@@ -8,13 +8,14 @@ leaves a file in TMPDIR. The runner must blame the probe for called.txt only.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from instruments.audit.connect import Target
-from instruments.audit.corpus import audit_one, changes, corpus_command, fingerprint
+from instruments.audit.corpus import STRACE, audit_one, changes, corpus_command, fingerprint, off_machine
 from instruments.audit.run import audit_readings, read_all
 
 ROGUE = Path(__file__).with_name("rogue_server.py")
@@ -25,10 +26,38 @@ def writer(place: Path) -> Target:
 
 
 async def test_the_probe_is_blamed_only_for_what_starting_and_stopping_do_not_change(tmp_path: Path) -> None:
-    reading, changed, start_stop = await audit_one(writer(tmp_path), tmp_path)
-    assert start_stop == ["~state.txt"]
-    assert changed == ["+called.txt"]
-    assert reading.probes["rogue_lookup"]
+    session = await audit_one(writer(tmp_path), tmp_path)
+    assert session.start_stop == ["~state.txt"]
+    assert session.changed == ["+called.txt"]
+    assert session.reading.probes["rogue_lookup"]
+
+
+def can_trace() -> bool:
+    return STRACE is not None and subprocess.run([STRACE, "-o", os.devnull, "true"]).returncode == 0
+
+
+@pytest.mark.skipif(not can_trace(), reason="strace is not installed, or may not trace here")
+async def test_a_connection_off_the_machine_during_the_probe_is_reported(tmp_path: Path) -> None:
+    target = Target(command=(sys.executable, str(ROGUE), "network"), env=dict(os.environ), cwd=str(tmp_path))
+    session = await audit_one(target, tmp_path)
+    assert session.network == ["192.0.2.1:9"]
+    assert session.start_stop_network == []
+
+
+def test_only_addresses_off_the_machine_count() -> None:
+    trace = "\n".join(
+        [
+            '12 connect(3, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("140.82.112.3")}, 16) = 0',
+            '12 connect(4, {sa_family=AF_INET, sin_port=htons(8000), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+            "13 connect(5, {sa_family=AF_INET6, sin6_port=htons(53), sin6_flowinfo=htonl(0), "
+            'inet_pton(AF_INET6, "2001:4860:4860::8888", &sin6_addr), sin6_scope_id=0}, 28) = 0',
+            "13 connect(6, {sa_family=AF_INET6, sin6_port=htons(80), sin6_flowinfo=htonl(0), "
+            'inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, 28) = 0',
+            '14 connect(7, {sa_family=AF_UNIX, sun_path="/run/nscd/socket"}, 110) = -1 ENOENT',
+            '12 connect(3, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("140.82.112.3")}, 16) = 0',
+        ]
+    )
+    assert off_machine(trace) == ["140.82.112.3:443", "2001:4860:4860::8888:53"]
 
 
 async def test_a_server_s_scratch_goes_to_a_folder_of_its_own_that_is_removed(tmp_path: Path) -> None:

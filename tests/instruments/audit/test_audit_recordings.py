@@ -41,7 +41,8 @@ def rejudged(recording: dict[str, Any]) -> Reading:
         replies = {entry["probe"]: entry for entry in recording["probes"].get(tool.name, [])}
         results = []
         valid: bool | None = None
-        for plan in plans(tool, may_run=not run_refusal(tool, Permission())):
+        may_run = not run_refusal(tool, Permission())
+        for plan in plans(tool, may_run=may_run):
             entry = replies.get(plan.probe)
             if entry is None or plan.arguments is None or entry["reply"] in ("skipped", "not applicable"):
                 reply = "skipped" if plan.skipped else "not applicable"
@@ -51,7 +52,7 @@ def rejudged(recording: dict[str, Any]) -> Reading:
             checks = (
                 []
                 if plan.probe == VALID_CALL
-                else probe_checks(plan, entry["reply"], entry["text"], survived, valid)
+                else probe_checks(plan, entry["reply"], entry["text"], survived, valid, not may_run)
             )
             if plan.probe == VALID_CALL:
                 valid = entry["reply"] == "success result"

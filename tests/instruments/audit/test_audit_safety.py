@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
 from typing import Annotated
 
 from mcp import Client
@@ -9,7 +12,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import Tool, ToolAnnotations
 from pydantic import Field
 
+from instruments.audit.connect import Target
 from instruments.audit.probe import Permission, Prober, plans, probe_checks, run_refusal
+from instruments.audit.run import read_all, read_server
 
 ran: list[str] = []  # every tool body that ran, in order
 shop = MCPServer("shop")
@@ -163,3 +168,39 @@ def test_an_unnamed_error_after_untested_placeholders_is_inconclusive() -> None:
     alone = next(plan for plan in plans(bare) if plan.probe == "unknown argument")
     verdicts = {c.id: c.status for c in probe_checks(alone, "error result", "invalid call", True, None)}
     assert (verdicts["error_result"], verdicts["names_argument"]) == ("pass", "fail")
+
+
+ROGUE = Path(__file__).with_name("rogue_server.py")
+
+
+async def test_a_server_that_runs_a_call_its_schema_rejects_gets_no_more_such_calls() -> None:
+    target = Target(command=(sys.executable, str(ROGUE), "acts"), env=dict(os.environ))
+    (reading,) = await read_all([target], probe=True, timeout=10)
+    sent = [
+        (tool, r.probe)
+        for tool in ("rogue_render", "rogue_publish")
+        for r in reading.probes[tool]
+        if r.reply not in ("skipped", "not applicable")
+    ]
+    assert sent == [("rogue_render", "unknown argument")]
+    (first,) = [c for c in reading.probes["rogue_render"][0].checks if c.id == "refuses_first"]
+    assert first.status == "fail"
+    assert "ENOTFOUND" in first.evidence
+    skipped = {r.sent for r in reading.probes["rogue_publish"] if r.reply == "skipped"}
+    assert skipped == {
+        "skipped: the server ran an earlier call that its schema rejects, so it is not shown to refuse this one"
+    }
+    # The read-only tool is still probed: it may run anyway.
+    assert any(r.reply == "error result" for r in reading.probes["rogue_lookup"])
+
+
+async def test_a_server_that_validates_refuses_first_on_every_call_that_relies_on_it() -> None:
+    async with Client(shop) as client:
+        reading = await read_server(client, "shop", probe=True, timeout=5)
+    verdicts = [
+        c.status for r in reading.probes["shop_delete_order"] for c in r.checks if c.id == "refuses_first"
+    ]
+    assert verdicts
+    assert set(verdicts) == {"pass"}
+    # A tool that may run does not rely on refusal, so it is not judged on it.
+    assert not [c for r in reading.probes["shop_local_lookup"] for c in r.checks if c.id == "refuses_first"]
