@@ -106,8 +106,8 @@ SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
     r"(^\W*use (when|whenever|for|if|to|after|before)|\buse (it|this( tool| function)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
-    r"|\bcall (it |this |this tool |this function )?(\w+ly )?(when|whenever|for|if|to|after|before)|(?<!not )\bsuitable for"
-    r"|\bonly use\b"
+    r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
+    r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b"
     r"|can be used (for|when)"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
@@ -127,7 +127,9 @@ WHEN_NOT = re.compile(
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) [^,.;]{3,60}, use\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b"
-    r"|\buse \w+_\w+(, \w+_\w+)*,? (or \w+_\w+ )?(to|for|instead)\b|\bmust (be|have)\b[^.]*\bbefore\b",
+    r"|\b(use|call) ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
+    r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
+    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't) be (undone|reversed)\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -234,7 +236,7 @@ HIJACK = (
     ),
     (
         re.compile(
-            r"\b(before|instead of) (calling|using) (any|every|all|other)\b|\b(any|every) other tool\b",
+            r"\b(before|instead of) (calling|using) (any|every|all|other)\b",
             re.IGNORECASE,
         ),
         "instruction aimed at other tools",
@@ -409,17 +411,16 @@ def _first_match(pattern: re.Pattern[str], sentences: list[str], missing: str) -
 
 
 def _when_not(name: str, sentences: list[str]) -> tuple[Status, str]:
-    rate_limits = [s for s in sentences if WHEN_NOT.search(s) and RATE_LIMIT.search(s)]
-    sentence = next(
-        (
-            s
-            for s in sentences
-            if WHEN_NOT.search(s) and not RATE_LIMIT.search(s) and not _about_another_tool(name, s)
-        ),
-        None,
+    # "Use 'request_planning' to ..." in request_planning's own description says when to use it.
+    own = re.compile(rf"['\"`]?\b{re.escape(name)}\b['\"`]?")
+    read = [(sentence, own.sub("this tool", sentence)) for sentence in sentences]
+    cued = [(sentence, text) for sentence, text in read if WHEN_NOT.search(text)]
+    rate_limits = [sentence for sentence, text in cued if RATE_LIMIT.search(text)]
+    found = next(
+        (s for s, text in cued if not RATE_LIMIT.search(text) and not _about_another_tool(name, text)), None
     )
-    if sentence:
-        return "pass", sentence
+    if found:
+        return "pass", found
     if rate_limits:
         return "fail", f"only a limit on how often to call, which is not when not to use it: {rate_limits[0]}"
     return "fail", "no sentence says when not to use it"
