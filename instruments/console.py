@@ -1,11 +1,12 @@
 """How every command of the instruments meets the terminal: it ends quietly, and prints only what is safe.
 
-`run_command(main)` is each console script's entry point. Ctrl-C ends it with exit code 130 and SIGTERM
-with 143, without a traceback; the servers it started are stopped on the way out, because the
-interruption unwinds through the `async with` blocks that started them. SIGTERM is turned into the
-Ctrl-C signal, so both take the one path Python and asyncio handle with care: an exception raised
-straight from a SIGTERM handler can land inside asyncio's own I/O code, which swallows it. A closed pipe (`| head`) ends
-it quietly too. `printable(text)` escapes control characters, so text that came from a server or a
+`run_command(main)` is each console script's entry point, and each `__main__.py` imports the command's
+own modules under `signals_end_at_once()`. Ctrl-C ends it with exit code 130 and SIGTERM with 143,
+without a traceback; the servers it started are stopped on the way out,
+because the interruption unwinds through the `async with` blocks that started them. SIGTERM is turned
+into the Ctrl-C signal, so both take the one path Python and asyncio handle with care: an exception
+raised straight from a SIGTERM handler can land inside asyncio's own I/O code, which swallows it. A
+closed pipe (`| head`) ends it quietly too. `printable(text)` escapes control characters, so text that came from a server or a
 file cannot move the cursor, recolour or erase what a person reads.
 """
 
@@ -16,7 +17,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import NoReturn
 
@@ -46,6 +47,30 @@ def run_command(main: Callable[[], int | None]) -> NoReturn:
         code = 0
     _close_quietly()
     sys.exit(code)
+
+
+@contextlib.contextmanager
+def signals_end_at_once() -> Iterator[None]:
+    """Within it, Ctrl-C and SIGTERM end the process at once with 130 and 143; a signal ignored stays so.
+
+    For importing a command's modules, which takes about a second and leaves nothing to stop: a
+    KeyboardInterrupt raised inside a library's import can come out as another error with a traceback
+    (pydantic building a schema, or Python 3.11 making a class).
+    """
+    previous = {
+        number: signal.signal(number, _exit_at_once)
+        for number in (signal.SIGINT, signal.SIGTERM)
+        if signal.getsignal(number) not in (signal.SIG_IGN, None)  # None: set outside Python, left alone
+    }
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _exit_at_once(signum: int, frame: FrameType | None) -> None:
+    os._exit(INTERRUPTED if signum == signal.SIGINT else TERMINATED)
 
 
 def _close_quietly() -> None:

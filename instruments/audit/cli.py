@@ -27,7 +27,7 @@ from instruments.audit.probe import Permission
 from instruments.audit.report import render, to_json
 from instruments.audit.run import audit_readings, read_all
 from instruments.audit.selection import Request, RequestFileError, read_requests
-from instruments.console import printable, run_command
+from instruments.console import printable
 
 USAGE = "%(prog)s [options] (--server 'COMMAND' | --url URL)... | %(prog)s [options] -- COMMAND [ARGS...]"
 EPILOG = (
@@ -127,11 +127,6 @@ def split_commands(argv: Sequence[str]) -> tuple[list[str], list[tuple[str, ...]
     cut = list(argv).index("--")
     command = tuple(argv[cut + 1 :])
     return list(argv[:cut]), [command] if command else []
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """The console script: quiet on Ctrl-C (130), SIGTERM (143) and a closed pipe."""
-    run_command(lambda: audit_command(sys.argv[1:] if argv is None else argv))
 
 
 def audit_command(argv: Sequence[str]) -> int:

@@ -1,1 +1,1 @@
-"""The tutorial's worked example (`__main__.py`, run by `make demo`) and its offline Open-Meteo (`replay.py`)."""
+"""The tutorial's worked example (`worked_example.py`, run by `make demo`) and its offline Open-Meteo (`replay.py`)."""

@@ -10,5 +10,5 @@ Modules, each with one job:
 - `bill`: tokens each model request reads (definitions, system, conversation, tool results) and writes.
 - `models`, `anthropic_model`, `openai_model`: the model interface, a scripted model and real providers.
 - `checker`: tool-use transcript rules, from any app, in either format.
-- `report`, `demo`, `__main__`: output for people, the worked example, and the command line.
+- `report`, `cli`: output for people, and the command line (`__main__` only starts it).
 """

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from instruments.demo.replay import RECORDINGS, replay_open_meteo
-from instruments.host.__main__ import main
+from instruments.host.cli import main
 
 
 @pytest.fixture(autouse=True)
