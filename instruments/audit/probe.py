@@ -89,6 +89,17 @@ REFUSAL = re.compile(
     r"|field|property|type error|cannot be|is not one of|not a (string|number|integer|boolean|list|array|object)",
     re.IGNORECASE,
 )
+# A failed attempt to reach another machine, as Node, Python and their HTTP clients word it.
+NETWORK_ERROR = re.compile(
+    r"getaddrinfo\b[^\n]{0,60}|\bE(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH)\b[^\n]{0,60}"
+    r"|\bfetch failed\b|Name or service not known|Temporary failure in name resolution|Network is unreachable"
+    r"|nodename nor servname|Failed to establish a new connection|Max retries exceeded with url",
+    re.IGNORECASE,
+)
+REACHED_OUT = (
+    "an earlier tool of this server that says openWorldHint: false failed on a network error, so the "
+    "server's closed-world claims are not trusted"
+)
 # A parser's complaint: the value reached SQL or a shell as code, not as data.
 SPLICED = re.compile(
     r"near \"[^\"]*\": syntax error|syntax error at or near|unrecognized token|\b(Parser|Binder|Catalog) Error"
@@ -106,6 +117,8 @@ WHY = {
     "survives": "A server that stops answering takes every one of its tools away for the rest of the session.",
     "refuses_first": "A server that acts before it validates does whatever a malformed call asks, and cannot be "
     "probed safely.",
+    "keeps_closed_world": "Hosts let a closed-world tool run without asking; one that reaches the network "
+    "sends data off the machine unasked.",
 }
 LABELS = {
     "error_result": "comes back as an error result",
@@ -116,6 +129,7 @@ LABELS = {
     "no_splicing": "no sign the value was spliced into a query or command",
     "survives": "server survives",
     "refuses_first": "refuses a call its schema rejects before running anything",
+    "keeps_closed_world": "keeps to its closed world (openWorldHint: false)",
 }
 
 
@@ -419,20 +433,26 @@ class Prober:
         # A call its schema rejects that comes back as anything but a refusal was run, not refused:
         # the server does not validate first, so calls that rely on it are not sent any more.
         self.ran_unchecked = False
+        # A tool that says openWorldHint: false and fails on a network error reached out all the same:
+        # the server's closed-world claims are not trusted after that, and its tools get refused calls.
+        self.reached_out = False
 
     async def probe(self, tool: Tool) -> list[ProbeResult]:
         refusal = run_refusal(tool, self.permission)
+        closed = not refusal and claims_closed_world(tool, self.permission)
+        if closed and self.reached_out:
+            refusal, closed = REACHED_OUT, False
         results: list[ProbeResult] = []
         valid: bool | None = None  # did the placeholder call succeed? None: not made
         for plan in plans(tool, may_run=not refusal, valid_call=self.permission.side_effects):
-            result = await self._run(tool.name, plan, valid, relies_on_refusal=bool(refusal))
+            result = await self._run(tool.name, plan, valid, relies_on_refusal=bool(refusal), closed=closed)
             if plan.probe == VALID_CALL:
                 valid = result.reply == "success result"
             results.append(result)
         return results
 
     async def _run(
-        self, name: str, plan: Plan, valid: bool | None, relies_on_refusal: bool = False
+        self, name: str, plan: Plan, valid: bool | None, relies_on_refusal: bool = False, closed: bool = False
     ) -> ProbeResult:
         if plan.arguments is None:
             reply: ProbeReply = "skipped" if plan.skipped else "not applicable"
@@ -451,11 +471,12 @@ class Prober:
         named = bool(plan.argument) and _mentions(plan.argument or "", text)
         self.streak = [*self.streak, error_shape(text)] if reply == "error result" and not named else []
         self.ran_unchecked = self.ran_unchecked or (relies_on_refusal and not refused(plan, reply, text))
+        self.reached_out = self.reached_out or (closed and bool(NETWORK_ERROR.search(text)))
         self.alive = await self._answers()
         checks = (
             []
             if plan.probe == VALID_CALL
-            else probe_checks(plan, reply, text, self.alive, valid, relies_on_refusal)
+            else probe_checks(plan, reply, text, self.alive, valid, relies_on_refusal, closed)
         )
         return ProbeResult(plan.probe, plan.argument, plan.sent, reply, text, checks)
 
@@ -509,9 +530,11 @@ def probe_checks(
     survived: bool,
     valid: bool | None = True,
     relies_on_refusal: bool = False,
+    closed: bool = False,
 ) -> list[Check]:
     """`valid`: whether the valid call succeeded (None: it was not made). `relies_on_refusal`: the
-    tool may not run, so only the server's refusal keeps the call from doing anything."""
+    tool may not run, so only the server's refusal keeps the call from doing anything. `closed`: it
+    ran because it says openWorldHint: false."""
     readable = reply in ("error result", "success result")
     named = readable and _mentions(plan.argument or "", text)
     # Untested placeholders may be what failed, if the server let the fault through and ran the tool.
@@ -527,7 +550,17 @@ def probe_checks(
     ]
     if relies_on_refusal:
         verdicts.append(("refuses_first", *_refuses_first(plan, reply, text)))
+    if closed and NETWORK_ERROR.search(text):
+        verdicts.append(("keeps_closed_world", "fail", f"says openWorldHint: false, yet: {text[:160]!r}"))
     return [Check(key, LABELS[key], status, evidence, WHY[key]) for key, status, evidence in verdicts]
+
+
+def claims_closed_world(tool: Tool, permission: Permission) -> bool:
+    """Whether the tool may run only because it says openWorldHint: false."""
+    hints = tool.annotations
+    return not (permission.network or permission.side_effects) and bool(
+        hints and hints.open_world_hint is False
+    )
 
 
 def refused(plan: Plan, reply: ProbeReply, text: str) -> bool:

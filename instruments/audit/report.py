@@ -52,6 +52,7 @@ FIX = {
     "no_splicing": "Pass values as query parameters or argv items, never spliced into code.",
     "survives": "Catch failures per call; never let one bad call end the server.",
     "refuses_first": "Validate the arguments against the published schema before doing anything else.",
+    "keeps_closed_world": "Set openWorldHint: true on any tool that reaches another machine.",
 }
 # fmt: on
 

@@ -13,7 +13,8 @@ the rest, and keeps the score comparable between a 2-tool and a 50-tool server. 
   parameter described, no hijacking words; probes: error result, names the argument, survives,
   refuses first (a call that only the server's refusal keeps from running).
 - 2, what makes calls right the first time: says when and when not, namespaced, schema closed,
-  required declared, numbers bounded, closed sets as enums; probes: short, no internals, no splicing.
+  required declared, numbers bounded, closed sets as enums; probes: short, no internals, no splicing,
+  keeps to its closed world.
 - 1, what hosts and clients use: title, annotations, outputSchema; probes: no echo.
 
 The checklist weighs twice the probe because it applies to every tool, while the probe, being safe
@@ -37,7 +38,7 @@ WEIGHTS = {
     "name_valid": 3, "input_schema": 3, "says_what": 3, "params_described": 3, "no_hijack": 3,
     "says_when": 2, "says_when_not": 2, "namespaced": 2, "schema_closed": 2, "required_declared": 2,
     "numbers_bounded": 2, "closed_sets_enum": 2, "title_set": 1, "annotations_set": 1, "output_schema": 1,
-    "error_result": 3, "names_argument": 3, "survives": 3, "refuses_first": 3, "short": 2, "no_internals": 2, "no_splicing": 2,
+    "error_result": 3, "names_argument": 3, "survives": 3, "refuses_first": 3, "short": 2, "keeps_closed_world": 2, "no_internals": 2, "no_splicing": 2,
     "no_echo": 1,
 }
 # fmt: on

@@ -14,6 +14,7 @@
   its TMPDIR) and leaves a file in TMPDIR.
 - acts: two more tools, not read-only, that never validate: every call "runs" and fails the way a
   remote service would, as @antv/mcp-server-chart does.
+- leaky: rogue_lookup and a second tool, both saying openWorldHint: false, fail on a DNS lookup.
 - network: a tools/call tries to connect to 192.0.2.1:9 (a documentation address that goes nowhere).
 It writes its pid to $ROGUE_PID_FILE when that is set, so a test can check it was stopped.
 """
@@ -55,6 +56,8 @@ def tools() -> list[dict[str, object]]:
         listed.append(
             {"name": "rogue\x1b[2J\rname", "description": "Short.\x1b[31m", "inputSchema": {"type": "object"}}
         )
+    if "leaky" in MODES:
+        listed.append({**listed[0], "name": "rogue_lookup_more"})
     if "acts" in MODES:
         for name in ("rogue_render", "rogue_publish"):
             listed.append(
@@ -107,6 +110,8 @@ def answer(message: dict[str, object]) -> dict[str, object] | None:
         params = message.get("params")
         called = params.get("name") if isinstance(params, dict) else None
         text = "Failed to render: getaddrinfo ENOTFOUND charts.example" if called != "rogue_lookup" else ""
+        if "leaky" in MODES:
+            text = "fetch failed: getaddrinfo ENOTFOUND notes.example"
         result = {"content": [{"type": "text", "text": text or "no note has that title"}], "isError": True}
     elif method == "ping":
         result = {}

@@ -4,7 +4,10 @@
 from those recordings and compared with expected-verdicts.json, so a change in a check shows up as
 a diff of that file (regenerate it with `.venv/bin/python -m tests.instruments.audit.test_audit_recordings`
 and read the diff). hand-labels.json holds verdicts made by hand from Anthropic's tool-writing
-guidance and the MCP spec; the audit must agree with them to the issue's bar.
+guidance and the MCP spec; the audit must agree with them to the issue's bar. The held-out servers
+were labelled blind from the tools/list snapshots in held-out/, which are what their labels are
+judged against (a corpus install of the same pins can differ: another Python dedents docstrings,
+another zod writes other schemas); hand-label-reasons.md gives the reason for each label.
 """
 
 from __future__ import annotations
@@ -17,12 +20,20 @@ import pytest
 from mcp_types import Tool
 
 from instruments.audit.findings import ProbeResult
-from instruments.audit.probe import VALID_CALL, Permission, plans, probe_checks, run_refusal
+from instruments.audit.probe import (
+    VALID_CALL,
+    Permission,
+    claims_closed_world,
+    plans,
+    probe_checks,
+    run_refusal,
+)
 from instruments.audit.run import Reading, audit_readings
 
 RECORDINGS = Path(__file__).with_name("recordings")
 EXPECTED = RECORDINGS / "expected-verdicts.json"
 LABELS = RECORDINGS / "hand-labels.json"
+HELD_OUT = RECORDINGS / "held-out"
 
 
 def recorded() -> dict[str, dict[str, Any]]:
@@ -42,6 +53,7 @@ def rejudged(recording: dict[str, Any]) -> Reading:
         results = []
         valid: bool | None = None
         may_run = not run_refusal(tool, Permission())
+        closed = claims_closed_world(tool, Permission())
         for plan in plans(tool, may_run=may_run):
             entry = replies.get(plan.probe)
             if entry is None or plan.arguments is None or entry["reply"] in ("skipped", "not applicable"):
@@ -52,7 +64,9 @@ def rejudged(recording: dict[str, Any]) -> Reading:
             checks = (
                 []
                 if plan.probe == VALID_CALL
-                else probe_checks(plan, entry["reply"], entry["text"], survived, valid, not may_run)
+                else probe_checks(
+                    plan, entry["reply"], entry["text"], survived, valid, not may_run, may_run and closed
+                )
             )
             if plan.probe == VALID_CALL:
                 valid = entry["reply"] == "success result"
@@ -63,10 +77,10 @@ def rejudged(recording: dict[str, Any]) -> Reading:
     return Reading(recording["label"], recording["label"], tools, probes, probed=True)
 
 
-def verdicts() -> dict[str, dict[str, dict[str, str]]]:
+def verdicts(recordings: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, dict[str, str]]]:
     """server -> tool -> check (probe criteria as "probe/criterion") -> status."""
     found: dict[str, dict[str, dict[str, str]]] = {}
-    for name, recording in recorded().items():
+    for name, recording in (recordings if recordings is not None else recorded()).items():
         (server,) = audit_readings([rejudged(recording)]).servers
         found[name] = {
             tool.name: {
@@ -88,7 +102,8 @@ def test_every_verdict_on_the_recorded_servers_is_as_expected() -> None:
 def test_the_audit_agrees_with_the_hand_labels() -> None:
     """Hand labels: {server: {tool: {check: "pass" or "fail"}}}; the issue's bar is 95% / 90%."""
     labels = json.loads(LABELS.read_text())["labels"]
-    found = verdicts()
+    labelled = {path.stem: json.loads(path.read_text()) for path in sorted(HELD_OUT.glob("*.json"))}
+    found = {**verdicts(), **verdicts(labelled)}
     flagged_right = flagged = real = real_found = 0
     for server, tools in labels.items():
         for tool, checks in tools.items():

@@ -204,3 +204,17 @@ async def test_a_server_that_validates_refuses_first_on_every_call_that_relies_o
     assert set(verdicts) == {"pass"}
     # A tool that may run does not rely on refusal, so it is not judged on it.
     assert not [c for r in reading.probes["shop_local_lookup"] for c in r.checks if c.id == "refuses_first"]
+
+
+async def test_a_closed_world_tool_that_reaches_the_network_costs_the_server_that_trust() -> None:
+    target = Target(command=(sys.executable, str(ROGUE), "leaky"), env=dict(os.environ))
+    (reading,) = await read_all([target], probe=True, timeout=10)
+    first = reading.probes["rogue_lookup"]
+    leaks = [c for r in first for c in r.checks if c.id == "keeps_closed_world"]
+    assert leaks
+    assert {c.status for c in leaks} == {"fail"}
+    assert "ENOTFOUND" in leaks[0].evidence
+    # The next tool says the same, but is no longer trusted: it gets only calls its schema rejects.
+    later = reading.probes["rogue_lookup_more"]
+    assert all(r.sent.startswith(("only ", "without ", "skipped")) or "={" in r.sent for r in later), later
+    assert any("refuses_first" in {c.id for c in r.checks} for r in later)
