@@ -445,6 +445,11 @@ class Prober:
         results: list[ProbeResult] = []
         valid: bool | None = None  # did the placeholder call succeed? None: not made
         for plan in plans(tool, may_run=not refusal, valid_call=self.permission.side_effects):
+            if closed and self.reached_out:  # this very tool reached out: the rest of its calls could too
+                results.append(
+                    ProbeResult(plan.probe, plan.argument, f"skipped: {REACHED_OUT}", "skipped", "", [])
+                )
+                continue
             result = await self._run(tool.name, plan, valid, relies_on_refusal=bool(refusal), closed=closed)
             if plan.probe == VALID_CALL:
                 valid = result.reply == "success result"

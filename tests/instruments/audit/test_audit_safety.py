@@ -211,7 +211,7 @@ async def test_a_closed_world_tool_that_reaches_the_network_costs_the_server_tha
     (reading,) = await read_all([target], probe=True, timeout=10)
     first = reading.probes["rogue_lookup"]
     leaks = [c for r in first for c in r.checks if c.id == "keeps_closed_world"]
-    assert leaks
+    assert len(leaks) == 1  # its first call reached out; the rest of its calls are not sent
     assert {c.status for c in leaks} == {"fail"}
     assert "ENOTFOUND" in leaks[0].evidence
     # The next tool says the same, but is no longer trusted: it gets only calls its schema rejects.
