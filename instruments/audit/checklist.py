@@ -81,12 +81,13 @@ GENERIC_VERBS = frozenset({
     "zip", "unzip", "encode", "decode", "encrypt", "decrypt", "sign", "hash", "ping", "echo", "log",
     "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give", "screen",
     "adapt", "diagnose", "upgrade", "downgrade", "exec", "rollback", "scale", "expose", "annotate",
-    "forward", "drain", "cordon", "uncordon",
+    "forward", "drain", "cordon", "uncordon", "rerun", "aggregate", "index",
 })
 # Words that say nothing about whose tool it is, though they are not verbs.
 GENERIC_PREFIXES = frozenset({
     "api", "tool", "tools", "mcp", "server", "app", "service", "util", "utils", "helper", "my",
-    "custom", "default", "main", "base", "core", "common", "generic", "misc", "new", "all",
+    "custom", "default", "main", "base", "core", "common", "generic", "misc", "new", "all", "general",
+    "config", "collection", "db",
 })
 # Words that add nothing to what a first sentence says the tool does.
 FILLER = frozenset({
@@ -107,7 +108,7 @@ WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
     r"(^\W*use (when|whenever|for|if|to|after|before)|\buse (it|this( tool| function)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
-    r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b"
+    r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
     r"|can be used (for|when)"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
@@ -143,7 +144,8 @@ RATE_LIMIT = re.compile(
 )
 QUOTED = r"(?:['\"`][\w./-]+['\"`])"
 CLOSED_SET = re.compile(
-    r"\bone of\b|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b"
+    # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
+    r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b"
     r"|\boptions (are|include)\b|\bmust be (either )?"
     + QUOTED
     + r"|\beither "
@@ -242,6 +244,13 @@ HIJACK = (
         "instruction aimed at other tools",
     ),
     (re.compile(r"\bthe only tool (for|that|to)\b", re.IGNORECASE), "claim to be the only choice"),
+    (
+        re.compile(
+            r"\b(tell|ask|advise|recommend|remind) the user to (migrate|switch|upgrade|install|use|try|buy|subscribe)\b",
+            re.IGNORECASE,
+        ),
+        "promotion the model is told to pass on",
+    ),
     (
         re.compile(r"\b(do not|don't|never) (tell|inform|mention|show|reveal)\b", re.IGNORECASE),
         "secrecy order",

@@ -4,12 +4,13 @@
 first time and is not part of CI. Steps:
 
 1. Install the servers pinned in `corpus.json` into the cache directory (default .cache/audit-corpus):
-   two virtual environments, one for servers built on mcp 2.x and one for mcp<2, and a local npm
-   install. Each step is skipped when its stamp says the same pins are already installed.
+   two virtual environments, one for servers built on mcp 2.x and one for mcp<2, and one local npm
+   install per npm server. Each step is skipped when its stamp says the same pins are already installed.
 2. For each server: make a fresh sandbox (a `files/` folder with one text file; a git repository
    for the git server) and point HOME into it. First a control session: start the server there,
    list its tools, hash every file, stop it, hash again; what changed is the server's own starting
-   and stopping (a database created, a cache flushed at exit), which the audit may cause. Then the
+   and stopping (a database created, a cache flushed at exit), which the audit may cause. So are
+   files that a session's own start created (a log named for that session). Then the
    audit: start, list, hash, probe (safe by default), stop, hash again. Any other difference is a
    side effect of the probe, and is reported. The audit gives the server a temporary folder of its
    own (TMPDIR) and removes it afterwards; what the server left there is reported as well. Where
@@ -86,16 +87,21 @@ def install(cache: Path, servers: list[dict[str, Any]]) -> None:
         pins = sorted(f"{s['package']}=={s['version']}" for s in servers if s.get("venv") == venv)
         if pins:
             _step(cache / venv, [mcp_pin, *pins], lambda d=cache / venv, p=[mcp_pin, *pins]: _pip(d, p))
-    npm = sorted(f"{s['package']}@{s['version']}" for s in servers if s["registry"] == "npm")
-    if npm:
-        _step(cache / "npm", npm, lambda: _npm(cache / "npm", npm))
+    # One folder per npm server: in a shared node_modules, adding a server can change which version
+    # of a common dependency (zod, say) another server gets, and with it that server's schemas.
+    for server in servers:
+        if server["registry"] == "npm":
+            pin = [f"{server['package']}@{server['version']}"]
+            folder = cache / "npm" / server["name"]
+            _step(folder, pin, lambda d=folder, p=pin: _npm(d, p))
 
 
 def _step(where: Path, pins: list[str], run: Any) -> None:
     stamp = where / ".pins"
     if stamp.exists() and stamp.read_text() == "\n".join(pins):
         return
-    print(f"installing {len(pins)} pinned packages into {where} (a minute or two) ...", flush=True)
+    what = f"{len(pins)} pinned packages" if len(pins) > 1 else pins[0]
+    print(f"installing {what} into {where} (a minute or two) ...", flush=True)
     run()
     stamp.write_text("\n".join(pins))
 
@@ -161,7 +167,8 @@ def expand(words: Sequence[str], places: dict[str, str]) -> list[str]:
 async def audit_one(target: Target, place: Path | None) -> Session:
     """A control session (start, list, stop), then the audit: what each changed and tried."""
 
-    async def session(probe: bool) -> tuple[Reading, list[str], list[str]]:
+    async def session(probe: bool) -> tuple[Reading, list[str], set[str], list[str]]:
+        started = fingerprint(place) if place else {}
         before: dict[str, str] = {}
 
         def snapshot() -> None:
@@ -171,12 +178,14 @@ async def audit_one(target: Target, place: Path | None) -> Session:
             (reading,) = await read_all(
                 [run], probe=probe, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
             )
-        # The server is stopped by now, so whatever it wrote has landed.
-        return reading, changes(before, fingerprint(place) if place else {}), tried
+        # The server is stopped by now, so whatever it wrote has landed. A file this session's own
+        # start created (a log named for the session, a lock) is the server's, not the probe's doing.
+        created = set(before) - set(started)
+        return reading, changes(before, fingerprint(place) if place else {}), created, tried
 
-    _, start_stop, start_stop_network = await session(probe=False)
-    reading, changed, network = await session(probe=True)
-    own = {path[1:] for path in start_stop}
+    _, start_stop, _, start_stop_network = await session(probe=False)
+    reading, changed, created, network = await session(probe=True)
+    own = {path[1:] for path in start_stop} | created
     return Session(
         reading, [path for path in changed if path[1:] not in own], start_stop, network, start_stop_network
     )
@@ -363,12 +372,12 @@ def corpus_command(argv: Sequence[str]) -> int:
     places = {
         "venv_mcp2": str(args.cache / "venv-mcp2"),
         "venv_mcp1": str(args.cache / "venv-mcp1"),
-        "node_modules": str(args.cache / "npm/node_modules"),
     }
     rows = []
     for server in servers:
         place = sandbox(args.cache, server["name"], server.get("fixture"))
-        here = {**places, "sandbox": str(place)}
+        node_modules = str(args.cache / "npm" / server["name"] / "node_modules")
+        here = {**places, "node_modules": node_modules, "sandbox": str(place)}
         given = {key: value.format(**here) for key, value in server.get("env", {}).items()}
         environment, _ = server_environment(os.environ, {**given, "HOME": str(place / "home")})
         target = Target(command=tuple(expand(server["command"], here)), env=environment, cwd=str(place))

@@ -10,7 +10,7 @@
 - stall: tools/call never answers.
 - env: the tool's description lists what it sees of AUDIT_* and FAKE_* variables.
 - writes: like a server with state in its folder: state.txt is written at start and rewritten at
-  exit; a tools/call, although the tool says it is read-only, writes called.txt (with the path of
+  exit, and a log named for the session is started and then written on each call; a tools/call, although the tool says it is read-only, writes called.txt (with the path of
   its TMPDIR) and leaves a file in TMPDIR.
 - acts: two more tools, not read-only, that never validate: every call "runs" and fails the way a
   remote service would, as @antv/mcp-server-chart does.
@@ -102,6 +102,8 @@ def answer(message: dict[str, object]) -> dict[str, object] | None:
                 connection.settimeout(0.2)
                 connection.connect(("192.0.2.1", 9))
         if "writes" in MODES:
+            with open(f"session-{os.getpid()}.log", "a") as file:
+                file.write("call\n")
             scratch = os.environ.get("TMPDIR", "")
             with open("called.txt", "w") as file:
                 file.write(scratch)
@@ -135,6 +137,8 @@ def main() -> None:
     if "writes" in MODES:
         with open("state.txt", "w") as file:
             file.write("running")
+        with open(f"session-{os.getpid()}.log", "w") as file:
+            file.write("started\n")
     for line in sys.stdin:
         try:
             message = json.loads(line)
