@@ -13,7 +13,15 @@ from pathlib import Path
 
 from servers.surface.testing import error_text, stdio_server
 
-__all__ = ["INITIALIZED", "error_text", "free_port", "initialize", "serving_over_http", "stdio_server"]
+__all__ = [
+    "INITIALIZED",
+    "error_text",
+    "free_port",
+    "initialize",
+    "run_audit",
+    "serving_over_http",
+    "stdio_server",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 PATIENCE_SECONDS = 30
@@ -34,6 +42,18 @@ def initialize(request_id: int | str) -> dict[str, object]:
 
 
 INITIALIZED: dict[str, object] = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def run_audit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m instruments.audit ARGS` from the repository root, with `env` added to ours."""
+    return subprocess.run(
+        [sys.executable, "-m", "instruments.audit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def free_port() -> int:

@@ -73,9 +73,9 @@ class Row:
     start_stop: list[str]
     """Paths the control session changed: the server's own starting and stopping."""
     scratch_left: list[str]
-    network: list[str]
-    """Addresses off this machine the server tried during the probe ("?" when not traced)."""
-    start_stop_network: list[str]
+    network: list[str] | None
+    """Addresses off this machine the server tried during the probe; None when not traced."""
+    start_stop_network: list[str] | None
     findings: list[str]
     seconds: float
     error: str = ""
@@ -164,7 +164,7 @@ def expand(words: Sequence[str], places: dict[str, str]) -> list[str]:
     return [word.format(**places) for word in words]
 
 
-async def audit_one(target: Target, place: Path | None) -> Session:
+async def audit_one(target: Target, place: Path | None) -> SandboxRun:
     """A control session (start, list, stop), then the audit: what each changed and tried."""
 
     async def session(probe: bool) -> tuple[Reading, list[str], set[str], list[str]]:
@@ -186,18 +186,25 @@ async def audit_one(target: Target, place: Path | None) -> Session:
     _, start_stop, _, start_stop_network = await session(probe=False)
     reading, changed, created, network = await session(probe=True)
     own = {path[1:] for path in start_stop} | created
-    return Session(
-        reading, [path for path in changed if path[1:] not in own], start_stop, network, start_stop_network
+    return SandboxRun(
+        reading,
+        [path for path in changed if path[1:] not in own],
+        start_stop,
+        network if STRACE else None,
+        start_stop_network if STRACE else None,
     )
 
 
 @dataclass(frozen=True)
-class Session:
+class SandboxRun:
+    """What the audit read of one server, and what the probe and the control session left behind."""
+
     reading: Reading
     changed: list[str]
     start_stop: list[str]
-    network: list[str]
-    start_stop_network: list[str]
+    network: list[str] | None
+    """None when strace is not installed, so nothing was traced."""
+    start_stop_network: list[str] | None
 
 
 STRACE = shutil.which("strace")
@@ -211,13 +218,12 @@ CONNECT = re.compile(
 def traced(target: Target) -> Iterator[tuple[Target, list[str]]]:
     """The target run under strace, and (once the block ends) the off-machine addresses it tried.
 
-    strace is Linux's; without it nothing is traced and the list holds "?". The SDK stops a server
-    by its process group, so strace and the server stop together.
+    strace is Linux's; without it the target runs as it is and the list stays empty. The SDK stops
+    a server by its process group, so strace and the server stop together.
     """
     tried: list[str] = []
-    if STRACE is None or not target.command:
+    if STRACE is None:
         yield target, tried
-        tried.append("?")
         return
     with tempfile.TemporaryDirectory(prefix="corpus-trace-") as folder:
         log = Path(folder) / "connect.log"
@@ -236,7 +242,7 @@ def off_machine(trace: str) -> list[str]:
     return list(found)
 
 
-def row(name: str, package: str, server: ServerAudit, session: Session, seconds: float) -> Row:
+def row(name: str, package: str, server: ServerAudit, run: SandboxRun, seconds: float) -> Row:
     results = [result for tool in server.tools for result in tool.probes]
     sent = sum(result.reply not in ("skipped", "not applicable") for result in results)
     skipped = sum(result.reply == "skipped" for result in results)
@@ -256,11 +262,11 @@ def row(name: str, package: str, server: ServerAudit, session: Session, seconds:
         probe,
         sent,
         skipped,
-        session.changed,
-        session.start_stop,
+        run.changed,
+        run.start_stop,
         server.scratch_left,
-        session.network,
-        session.start_stop_network,
+        run.network,
+        run.start_stop_network,
         findings,
         seconds,
     )
@@ -306,7 +312,7 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         )
 
     def network(r: Row) -> str:
-        if "?" in r.network:
+        if r.network is None:
             return "not traced"
         said = "none" if not r.network else "TRIED: " + ", ".join(r.network[:3])
         if r.start_stop_network:
@@ -323,7 +329,7 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         f"sandboxes changed by the probe: {sum(bool(r.changed) for r in audited)}; by starting and stopping: "
         f"{sum(bool(r.start_stop) for r in audited)}; servers that left scratch: "
         f"{sum(bool(r.scratch_left) for r in audited)}; servers whose probe tried the network: "
-        f"{sum(bool(r.network) and '?' not in r.network for r in audited)}. Whole run: {total:.0f} s.",
+        f"{sum(bool(r.network) for r in audited)}. Whole run: {total:.0f} s.",
         "",
     ]
     return "\n".join(lines)
@@ -402,19 +408,19 @@ def corpus_command(argv: Sequence[str]) -> int:
 def _audit_row(name: str, package: str, target: Target, place: Path | None, record: Path | None) -> Row:
     began = time.monotonic()
     try:
-        session = anyio.run(audit_one, target, place)
+        sandboxed = anyio.run(audit_one, target, place)
     except Unreachable as exc:
         return Row(
             name, package, 0, 0, 0.0, "", 0, 0, [], [], [], [], [], [], time.monotonic() - began, str(exc)
         )
-    reading = session.reading
+    reading = sandboxed.reading
     (server,) = audit_readings([reading]).servers
     if record:
         record.mkdir(parents=True, exist_ok=True)
         (record / f"{name}.json").write_text(
             json.dumps(recording(reading), indent=1, ensure_ascii=False) + "\n"
         )
-    return row(name, package, server, session, time.monotonic() - began)
+    return row(name, package, server, sandboxed, time.monotonic() - began)
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ once, as such, and the probe half of the score is left out rather than scored on
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -81,8 +82,11 @@ async def read_all(
                 before_probe=before_probe,
             )
         # Known only now that the server has stopped.
-        seen = {"stray_stdout": list(session.stray_stdout), "scratch_left": list(session.scratch_left)}
-        readings.append(Reading(**{**reading.__dict__, **seen}))
+        readings.append(
+            dataclasses.replace(
+                reading, stray_stdout=list(session.stray_stdout), scratch_left=list(session.scratch_left)
+            )
+        )
     return readings
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from instruments.audit.cli import split_commands
-from tests.support import free_port, serving_over_http
+from tests.support import free_port, run_audit, serving_over_http
 
 REPO = Path(__file__).resolve().parents[3]
 OURS = ("convert", "basics", "weather")
@@ -32,20 +31,10 @@ SLOPPY_SERVER = textwrap.dedent(
 )
 
 
-def audit(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "instruments.audit", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_our_three_servers_audited_together_score_perfectly() -> None:
     requests = [arg for name in OURS for arg in ("--requests", f"servers/{name}/requests.jsonl")]
     commands = [arg for name in OURS for arg in ("--server", f"python -m servers.{name}")]
-    done = audit("--json", "--fail-under", "100", *requests, *commands)
+    done = run_audit("--json", "--fail-under", "100", *requests, *commands)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [(s["label"], s["score"]["value"]) for s in report["servers"]] == [(name, 100.0) for name in OURS]
@@ -65,7 +54,7 @@ def test_our_three_servers_audited_together_score_perfectly() -> None:
 def test_a_flawed_server_falls_under_fail_under_with_each_finding_explained(tmp_path: Path) -> None:
     script = tmp_path / "sloppy.py"
     script.write_text(SLOPPY_SERVER)
-    done = audit("--fail-under", "90", "--", sys.executable, str(script))
+    done = run_audit("--fail-under", "90", "--", sys.executable, str(script))
     assert done.returncode == 1
     assert done.stderr.startswith("mcp-surface-audit: sloppy scored ")
     assert done.stderr.rstrip().endswith("under --fail-under 90.")
@@ -76,7 +65,7 @@ def test_a_flawed_server_falls_under_fail_under_with_each_finding_explained(tmp_
 
 
 def test_a_command_that_does_not_exist_exits_2_saying_so() -> None:
-    done = audit("--", "no-such-mcp-server-command")
+    done = run_audit("--", "no-such-mcp-server-command")
     assert done.returncode == 2
     assert done.stderr == (
         "mcp-surface-audit: Could not start no-such-mcp-server-command: there is no such command. "
@@ -85,7 +74,7 @@ def test_a_command_that_does_not_exist_exits_2_saying_so() -> None:
 
 
 def test_a_server_that_exits_at_start_exits_2_quoting_its_error_output() -> None:
-    done = audit("--", sys.executable, "-c", "import sys; sys.exit('MY_API_KEY is not set')")
+    done = run_audit("--", sys.executable, "-c", "import sys; sys.exit('MY_API_KEY is not set')")
     assert done.returncode == 2
     assert "closed the connection before completing the MCP handshake" in done.stderr
     assert "Its last error output: MY_API_KEY is not set." in done.stderr
@@ -93,7 +82,7 @@ def test_a_server_that_exits_at_start_exits_2_quoting_its_error_output() -> None
 
 
 def test_an_unreachable_url_exits_2_saying_what_to_check() -> None:
-    done = audit("--url", f"http://127.0.0.1:{free_port()}/mcp")
+    done = run_audit("--url", f"http://127.0.0.1:{free_port()}/mcp")
     assert done.returncode == 2
     assert "Could not reach" in done.stderr
     assert "Check that the server is running and that the URL includes its MCP path" in done.stderr
@@ -106,7 +95,7 @@ def convert_over_http() -> Iterator[str]:
 
 
 def test_a_streamable_http_server_is_audited_by_url(convert_over_http: str) -> None:
-    done = audit("--json", "--url", convert_over_http)
+    done = run_audit("--json", "--url", convert_over_http)
     assert done.returncode == 0, done.stderr
     (server,) = json.loads(done.stdout)["servers"]
     assert (server["label"], server["target"], server["score"]["value"]) == (
@@ -117,7 +106,7 @@ def test_a_streamable_http_server_is_audited_by_url(convert_over_http: str) -> N
 
 
 def test_naming_no_server_is_a_usage_error() -> None:
-    done = audit("--json")
+    done = run_audit("--json")
     assert done.returncode == 2
     assert "name a server: --server 'COMMAND', a command after --, or --url URL" in done.stderr
 

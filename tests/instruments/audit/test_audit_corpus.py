@@ -26,10 +26,10 @@ def writer(place: Path) -> Target:
 
 
 async def test_the_probe_is_blamed_only_for_what_starting_and_stopping_do_not_change(tmp_path: Path) -> None:
-    session = await audit_one(writer(tmp_path), tmp_path)
-    assert session.start_stop == ["~state.txt"]
-    assert session.changed == ["+called.txt"]
-    assert session.reading.probes["rogue_lookup"]
+    sandboxed = await audit_one(writer(tmp_path), tmp_path)
+    assert sandboxed.start_stop == ["~state.txt"]
+    assert sandboxed.changed == ["+called.txt"]
+    assert sandboxed.reading.probes["rogue_lookup"]
 
 
 def can_trace() -> bool:
@@ -39,9 +39,9 @@ def can_trace() -> bool:
 @pytest.mark.skipif(not can_trace(), reason="strace is not installed, or may not trace here")
 async def test_a_connection_off_the_machine_during_the_probe_is_reported(tmp_path: Path) -> None:
     target = Target(command=(sys.executable, str(ROGUE), "network"), env=dict(os.environ), cwd=str(tmp_path))
-    session = await audit_one(target, tmp_path)
-    assert session.network == ["192.0.2.1:9"]
-    assert session.start_stop_network == []
+    sandboxed = await audit_one(target, tmp_path)
+    assert sandboxed.network == ["192.0.2.1:9"]
+    assert sandboxed.start_stop_network == []
 
 
 def test_only_addresses_off_the_machine_count() -> None:

@@ -19,21 +19,10 @@ from rich.console import Console
 from instruments.audit import tfidf
 from instruments.audit.report import render
 from instruments.audit.run import Reading, audit_readings
-from tests.support import serving_over_http
+from tests.support import run_audit, serving_over_http
 
 REPO = Path(__file__).resolve().parents[3]
 ROGUE = Path(__file__).with_name("rogue_server.py")
-
-
-def audit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "instruments.audit", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def rogue(*modes: str) -> str:
@@ -41,7 +30,7 @@ def rogue(*modes: str) -> str:
 
 
 def test_a_tool_without_an_input_schema_is_a_finding_not_a_traceback() -> None:
-    done = audit("--json", "--server", rogue("no-schema", "bad-schema"))
+    done = run_audit("--json", "--server", rogue("no-schema", "bad-schema"))
     assert done.returncode == 0, done.stderr
     (server,) = json.loads(done.stdout)["servers"]
     found = {
@@ -54,8 +43,8 @@ def test_a_tool_without_an_input_schema_is_a_finding_not_a_traceback() -> None:
 
 
 def test_control_characters_from_a_server_are_escaped_in_every_report() -> None:
-    text = audit("--server", rogue("escapes"))
-    as_json = audit("--json", "--server", rogue("escapes"))
+    text = run_audit("--server", rogue("escapes"))
+    as_json = run_audit("--json", "--server", rogue("escapes"))
     for done in (text, as_json):
         assert done.returncode == 0, done.stderr
         assert "\x1b" not in done.stdout
@@ -65,7 +54,7 @@ def test_control_characters_from_a_server_are_escaped_in_every_report() -> None:
 
 
 def test_stray_stdout_is_a_finding() -> None:
-    done = audit("--json", "--server", rogue("stray"))
+    done = run_audit("--json", "--server", rogue("stray"))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     (server,) = json.loads(done.stdout)["servers"]
@@ -75,20 +64,20 @@ def test_stray_stdout_is_a_finding() -> None:
 
 
 def test_a_ten_megabyte_description_is_not_echoed_into_the_report() -> None:
-    done = audit("--json", "--server", rogue("huge"))
+    done = run_audit("--json", "--server", rogue("huge"))
     assert done.returncode == 0, done.stderr
     assert len(done.stdout) < 200_000
 
 
 def test_the_timeout_bounds_the_whole_start_up() -> None:
-    done = audit("--timeout", "1", "--server", rogue("slow-start"))
+    done = run_audit("--timeout", "1", "--server", rogue("slow-start"))
     assert done.returncode == 2
     assert "it did not complete the MCP handshake within 1 s (--timeout)" in done.stderr
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])
 def test_a_timeout_that_is_not_a_positive_number_is_refused(value: str) -> None:
-    done = audit("--timeout", value, "--server", rogue())
+    done = run_audit("--timeout", value, "--server", rogue())
     assert done.returncode == 2
     assert "is not a number of seconds above 0; try --timeout 20" in done.stderr
     assert "Traceback" not in done.stderr
@@ -96,7 +85,7 @@ def test_a_timeout_that_is_not_a_positive_number_is_refused(value: str) -> None:
 
 def test_the_callers_environment_reaches_the_server_but_credentials_only_when_named() -> None:
     caller = {"AUDIT_PLAIN": "kept", "FAKE_API_TOKEN": "secret1", "FAKE_SERVICE_TOKEN": "secret2"}
-    done = audit(
+    done = run_audit(
         "--json",
         "--env",
         "AUDIT_GIVEN=yes",
@@ -122,10 +111,10 @@ def test_the_callers_environment_reaches_the_server_but_credentials_only_when_na
 
 
 def test_a_command_with_its_own_double_dash_is_one_server() -> None:
-    done = audit("--json", "--", sys.executable, "--", str(ROGUE))
+    done = run_audit("--json", "--", sys.executable, "--", str(ROGUE))
     assert done.returncode == 0, done.stderr
     assert [s["label"] for s in json.loads(done.stdout)["servers"]] == ["rogue"]
-    repeated = audit("--json", "--server", f"python -- {ROGUE}", "--server", rogue())
+    repeated = run_audit("--json", "--server", f"python -- {ROGUE}", "--server", rogue())
     assert [s["label"] for s in json.loads(repeated.stdout)["servers"]] == ["rogue", "rogue #2"]
 
 
@@ -143,7 +132,7 @@ def test_an_unreadable_request_file_exits_2_naming_the_line(
 ) -> None:
     requests = tmp_path / "requests.jsonl"
     requests.write_bytes(line)
-    done = audit("--requests", str(requests), "--server", rogue())
+    done = run_audit("--requests", str(requests), "--server", rogue())
     assert done.returncode == 2
     assert expected in done.stderr
     assert "Traceback" not in done.stderr
@@ -196,10 +185,10 @@ def convert_with_a_token() -> Iterator[str]:
 
 
 def test_a_401_is_named_and_a_bearer_token_opens_the_door(convert_with_a_token: str) -> None:
-    refused = audit("--url", convert_with_a_token)
+    refused = run_audit("--url", convert_with_a_token)
     assert refused.returncode == 2
     assert "it answered 401 Unauthorized, so it needs credentials" in refused.stderr
-    allowed = audit(
+    allowed = run_audit(
         "--json",
         "--bearer-token-env",
         "AUDIT_TOKEN",
@@ -209,7 +198,9 @@ def test_a_401_is_named_and_a_bearer_token_opens_the_door(convert_with_a_token: 
     )
     assert allowed.returncode == 0, allowed.stderr
     assert json.loads(allowed.stdout)["servers"][0]["score"]["value"] == 100.0
-    header = audit("--json", "--header", "Authorization: Bearer s3cret-token", "--url", convert_with_a_token)
+    header = run_audit(
+        "--json", "--header", "Authorization: Bearer s3cret-token", "--url", convert_with_a_token
+    )
     assert header.returncode == 0, header.stderr
 
 
