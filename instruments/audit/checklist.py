@@ -81,7 +81,7 @@ GENERIC_VERBS = frozenset({
     "zip", "unzip", "encode", "decode", "encrypt", "decrypt", "sign", "hash", "ping", "echo", "log",
     "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give", "screen",
     "adapt", "diagnose", "upgrade", "downgrade", "exec", "rollback", "scale", "expose", "annotate",
-    "forward", "drain", "cordon", "uncordon", "rerun", "aggregate", "index",
+    "forward", "drain", "cordon", "uncordon", "rerun", "aggregate", "index", "resize",
 })
 # Words that say nothing about whose tool it is, though they are not verbs.
 GENERIC_PREFIXES = frozenset({
@@ -96,7 +96,7 @@ FILLER = frozenset({
     "details", "data", "get", "gets", "retrieve", "retrieves", "fetch", "fetches", "return", "returns",
     "provide", "provides", "give", "gives", "show", "shows", "perform", "performs", "allow", "allows",
     "list", "lists", "available", "registered", "active", "running", "current", "server", "content",
-    "value",
+    "value", "about", "detailed",
 })
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
@@ -106,7 +106,7 @@ MAX_NESTING = 3  # schemas may refer to themselves
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
-    r"(^\W*use (when|whenever|for|if|to|after|before)|\buse (it|this( tool| function)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
+    r"(^\W*use (when|whenever|for|if|to|after|before)|\buse (it|this( tool| function| command)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
     r"|can be used (for|when)"
@@ -127,10 +127,10 @@ WHEN_NOT = re.compile(
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
-    r"|\b(to|for) [^,.;]{3,60}, use\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b"
+    r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b"
     r"|\b(use|call) ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
-    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't) be (undone|reversed)\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
+    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|^\W*Raises:|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -146,7 +146,9 @@ QUOTED = r"(?:['\"`][\w./-]+['\"`])"
 CLOSED_SET = re.compile(
     # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
     r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b"
-    r"|\boptions (are|include)\b|\bmust be (either )?"
+    r"|\boptions (are|include)\b|\boptions:\s*(?="
+    + QUOTED
+    + r")|\bmust be (either )?"
     + QUOTED
     + r"|\beither "
     + QUOTED
