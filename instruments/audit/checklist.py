@@ -81,7 +81,7 @@ GENERIC_VERBS = frozenset({
     "zip", "unzip", "encode", "decode", "encrypt", "decrypt", "sign", "hash", "ping", "echo", "log",
     "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give", "screen",
     "adapt", "diagnose", "upgrade", "downgrade", "exec", "rollback", "scale", "expose", "annotate",
-    "forward", "drain", "cordon", "uncordon", "rerun", "aggregate", "index", "resize",
+    "forward", "drain", "cordon", "uncordon", "rerun", "aggregate", "index", "resize", "finalize",
 })
 # Words that say nothing about whose tool it is, though they are not verbs.
 GENERIC_PREFIXES = frozenset({
@@ -104,9 +104,18 @@ STEM_CHARS = 6
 MAX_NESTING = 3  # schemas may refer to themselves
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
+LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
+# A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
+# First sentences that say something other than what the tool does: a warning, or when to use it.
+NOT_WHAT = re.compile(
+    r"^\W*(\w+ ){0,2}(warning|caution|note|important|notice|attention)\b\W*:|^\W*⚠"
+    r"|^\W*(use|call) (this|it)\b|^\W*(when|if) ",
+    re.IGNORECASE,
+)
+HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
-    r"(^\W*use (when|whenever|for|if|to|after|before)|\buse (it|this( tool| function| command)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
+    r"(^\W*(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|\buse (it|this( tool| function| command)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
     r"|can be used (for|when)"
@@ -127,8 +136,8 @@ WHEN_NOT = re.compile(
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
-    r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b"
-    r"|\b(use|call) ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
+    r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w"
+    r"|\b(use|call) (the )?['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
     r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|^\W*Raises:|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
     re.IGNORECASE,
@@ -145,8 +154,10 @@ RATE_LIMIT = re.compile(
 QUOTED = r"(?:['\"`][\w./-]+['\"`])"
 CLOSED_SET = re.compile(
     # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
-    r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b"
-    r"|\boptions (are|include)\b|\boptions:\s*(?="
+    r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))"
+    # "Valid values include: ..." gives some of the options, not all of them.
+    r"|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b(?! include)"
+    r"|\boptions are\b|\boptions:\s*(?="
     + QUOTED
     + r")|\bmust be (either )?"
     + QUOTED
@@ -233,14 +244,14 @@ HIJACK = (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
             r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b"
-            r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b",
+            r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b",
             re.IGNORECASE,
         ),
         "standing order",
     ),
     (
         re.compile(
-            r"\b(before|instead of) (calling|using) (any|every|all|other)\b",
+            r"\b(before|instead of) (calling|using|performing|running) (any|every|all|other)\b",
             re.IGNORECASE,
         ),
         "instruction aimed at other tools",
@@ -304,24 +315,29 @@ LABELS = {
 
 
 def check_tool(
-    tool: Tool, server_name: str, other_servers_tools: Collection[str], schema_problem: str = ""
+    tool: Tool,
+    server_name: str,
+    other_servers_tools: Collection[str],
+    schema_problem: str = "",
+    sibling_tools: Collection[str] = (),
 ) -> list[Check]:
     """All checklist verdicts for one tool, in the order of the module docstring.
 
     `schema_problem`: what was wrong with the definition as listed (see `connect.list_tools`).
+    `sibling_tools`: the names of the same server's tools, which "use X instead" may point to.
     `other_servers_tools` should be a set: it is looked up once per word of the descriptions.
     """
     description = tool.description or ""
-    sentences = [s.strip() for s in SENTENCE_BREAK.split(description) if s.strip()]
+    sentences = split_sentences(description)
     schema = tool.input_schema
     params = properties(schema)
     verdicts: list[tuple[str, Status, str]] = [
         ("name_valid", *_name_valid(tool.name)),
         ("input_schema", *_input_schema(schema, schema_problem)),
         ("namespaced", *_namespaced(tool.name, server_name)),
-        ("says_what", *_says_what(tool.name, sentences)),
+        ("says_what", *_says_what(tool.name, [s for s in sentences if not HEADING.match(s)])),
         ("says_when", *_first_match(WHEN, sentences, "no sentence says when to use it")),
-        ("says_when_not", *_when_not(tool.name, sentences)),
+        ("says_when_not", *_when_not(tool.name, sentences, sibling_tools)),
         ("params_described", *_params_described(params)),
         ("schema_closed", *_schema_closed(schema)),
         ("required_declared", *_required_declared(schema, params)),
@@ -333,6 +349,12 @@ def check_tool(
         ("no_hijack", *_no_hijack(description, params, other_servers_tools)),
     ]
     return [Check(key, LABELS[key], status, evidence, WHY[key]) for key, status, evidence in verdicts]
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences and lines, without a list's numbers ("1. Retrieves ..." is "Retrieves ...")."""
+    stripped = (LIST_NUMBER.sub("", part.strip()) for part in SENTENCE_BREAK.split(text))
+    return [sentence for sentence in stripped if sentence]
 
 
 def name_words(name: str) -> list[str]:
@@ -387,6 +409,8 @@ def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
     if not sentences:
         return "fail", "no description"
     first = sentences[0]
+    if NOT_WHAT.search(first):
+        return "fail", f"first sentence is not about what it does: {first}"
     found = re.findall(r"[A-Za-z0-9']+", first)
     own = [word.lower() for word in name_words(name)]
     new = {
@@ -421,10 +445,17 @@ def _first_match(pattern: re.Pattern[str], sentences: list[str], missing: str) -
     return ("pass", sentence) if sentence else ("fail", missing)
 
 
-def _when_not(name: str, sentences: list[str]) -> tuple[Status, str]:
-    # "Use 'request_planning' to ..." in request_planning's own description says when to use it.
-    own = re.compile(rf"['\"`]?\b{re.escape(name)}\b['\"`]?")
+def _when_not(name: str, sentences: list[str], sibling_tools: Collection[str]) -> tuple[Status, str]:
+    # "Use 'request_planning' to ..." in request_planning's own description says when to use it;
+    # a sibling's name, however it is spelt (hubspot-search-objects), reads as the other tool.
+    own = re.compile(rf"['\"`]?(?<![\w-]){re.escape(name)}(?![\w-])['\"`]?")
+    siblings = sorted((s for s in sibling_tools if s != name), key=len, reverse=True)
+    other = (
+        re.compile("|".join(rf"(?<![\w-]){re.escape(s)}(?![\w-])" for s in siblings)) if siblings else None
+    )
     read = [(sentence, own.sub("this tool", sentence)) for sentence in sentences]
+    if other is not None:
+        read = [(sentence, other.sub("other_tool", text)) for sentence, text in read]
     cued = [(sentence, text) for sentence, text in read if WHEN_NOT.search(text)]
     rate_limits = [sentence for sentence, text in cued if RATE_LIMIT.search(text)]
     found = next(
@@ -609,7 +640,7 @@ def _no_hijack(
     description: str, params: dict[str, dict[str, Any]], other_servers_tools: Collection[str]
 ) -> tuple[Status, str]:
     texts = [description, *(str(node.get("description", "")) for node in params.values())]
-    sentences = [s.strip() for text in texts for s in SENTENCE_BREAK.split(text) if s.strip()]
+    sentences = [sentence for text in texts for sentence in split_sentences(text)]
     for sentence in sentences:
         for pattern, kind in HIJACK:
             if found := pattern.search(sentence):

@@ -4,8 +4,9 @@
 first time and is not part of CI. Steps:
 
 1. Install the servers pinned in `corpus.json` into the cache directory (default .cache/audit-corpus):
-   two virtual environments, one for servers built on mcp 2.x and one for mcp<2, and one local npm
-   install per npm server. Each step is skipped when its stamp says the same pins are already installed.
+   a virtual environment per PyPI server (its package and the pins `requires` adds, such as mcp<2)
+   and a local npm install per npm server. Each step is skipped when its stamp says the same pins
+   are already installed.
 2. For each server: make a fresh sandbox (a `files/` folder with one text file; a git repository
    for the git server) and point HOME into it. First a control session: start the server there,
    list its tools, hash every file, stop it, hash again; what changed is the server's own starting
@@ -55,7 +56,6 @@ REPO = HERE.parents[1]
 CORPUS = HERE / "corpus.json"
 OURS = ("convert", "basics", "weather")
 TIMEOUT = 60.0
-MCP_PINS = {"venv-mcp2": "mcp>=2,<3", "venv-mcp1": "mcp<2"}
 
 
 @dataclass(frozen=True)
@@ -83,17 +83,16 @@ class Row:
 
 def install(cache: Path, servers: list[dict[str, Any]]) -> None:
     """The pinned packages into `cache`; a step whose stamp matches its pins is skipped."""
-    for venv, mcp_pin in MCP_PINS.items():
-        pins = sorted(f"{s['package']}=={s['version']}" for s in servers if s.get("venv") == venv)
-        if pins:
-            _step(cache / venv, [mcp_pin, *pins], lambda d=cache / venv, p=[mcp_pin, *pins]: _pip(d, p))
-    # One folder per npm server: in a shared node_modules, adding a server can change which version
-    # of a common dependency (zod, say) another server gets, and with it that server's schemas.
+    # One environment per server: in a shared one, adding a server can change which version of a
+    # common dependency (zod, pydantic, mcp itself) another server gets, and with it its schemas.
     for server in servers:
+        folder = cache / server["registry"] / server["name"]
         if server["registry"] == "npm":
-            pin = [f"{server['package']}@{server['version']}"]
-            folder = cache / "npm" / server["name"]
-            _step(folder, pin, lambda d=folder, p=pin: _npm(d, p))
+            pins = [f"{server['package']}@{server['version']}"]
+            _step(folder, pins, lambda d=folder, p=pins: _npm(d, p))
+        else:
+            pins = [f"{server['package']}=={server['version']}", *server.get("requires", [])]
+            _step(folder, pins, lambda d=folder, p=pins: _pip(d, p))
 
 
 def _step(where: Path, pins: list[str], run: Any) -> None:
@@ -373,17 +372,16 @@ def corpus_command(argv: Sequence[str]) -> int:
             + ", ".join(s["name"] for s in pinned)
         )
     started = time.monotonic()
-    install(args.cache, pinned)  # all of them: a venv is rebuilt whenever its pins differ
+    install(args.cache, servers)
     before = json.loads(args.before.read_text()) if args.before else {}
-    places = {
-        "venv_mcp2": str(args.cache / "venv-mcp2"),
-        "venv_mcp1": str(args.cache / "venv-mcp1"),
-    }
     rows = []
     for server in servers:
         place = sandbox(args.cache, server["name"], server.get("fixture"))
-        node_modules = str(args.cache / "npm" / server["name"] / "node_modules")
-        here = {**places, "node_modules": node_modules, "sandbox": str(place)}
+        here = {
+            "venv": str(args.cache / "pypi" / server["name"]),
+            "node_modules": str(args.cache / "npm" / server["name"] / "node_modules"),
+            "sandbox": str(place),
+        }
         given = {key: value.format(**here) for key, value in server.get("env", {}).items()}
         environment, _ = server_environment(os.environ, {**given, "HOME": str(place / "home")})
         target = Target(command=tuple(expand(server["command"], here)), env=environment, cwd=str(place))

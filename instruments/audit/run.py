@@ -114,7 +114,9 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
             ToolAudit(
                 name=tool.name,
                 cost=costs.tool_cost(tool),
-                checks=check_tool(tool, reading.label, others, reading.schema_problems.get(tool.name, "")),
+                checks=check_tool(
+                    tool, reading.label, others, reading.schema_problems.get(tool.name, ""), own
+                ),
                 probes=reading.probes.get(tool.name, []),
             )
             for tool in reading.tools

@@ -97,6 +97,80 @@ def test_a_closed_set_written_in_prose_needs_an_enum() -> None:
     assert "branch_type" in evidence
 
 
+@pytest.mark.parametrize(
+    ("description", "first"),
+    [
+        (
+            "\n  🎯 Purpose:\n    1. Retrieves a paginated list of contacts from the CRM.",
+            "Retrieves a paginated",
+        ),
+        ("## Returns\nThe open deals of one pipeline, newest first.", "The open deals"),
+    ],
+)
+def test_a_heading_or_a_list_number_is_skipped_to_find_the_first_sentence(
+    description: str, first: str
+) -> None:
+    status, evidence = verdict(described("crm_list", description), "says_what")
+    assert status == "pass"
+    assert evidence.startswith(first)
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "Data Modification Warning: This tool modifies CRM data.",
+        "Use this tool when the user wants to leave feedback.",
+        "If a dialog was opened, use this command to handle it.",
+    ],
+)
+def test_a_first_sentence_that_warns_or_says_when_does_not_say_what(first: str) -> None:
+    status, evidence = verdict(described("crm_update", f"{first} Updates deals by id."), "says_what")
+    assert (status, evidence) == ("fail", f"first sentence is not about what it does: {first}")
+
+
+def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_spelt() -> None:
+    tool = described(
+        "crm-list-objects",
+        "Lists objects of one type. Use crm-search-objects for targeted queries.",
+    )
+    (check,) = [
+        c
+        for c in check_tool(tool, "crm", set(), "", {"crm-list-objects", "crm-search-objects"})
+        if c.id == "says_when_not"
+    ]
+    assert check.status == "pass"
+    # Without the sibling's name known, a hyphenated word is not taken for a tool.
+    assert verdict(tool, "says_when_not")[0] == "fail"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The last open page cannot be closed.",
+        "This excludes performance. For performance audits, run perf_start_trace.",
+        "Raises:\n    ValueError: If 'ids' is empty",
+        "PREREQUISITE: You need to know the index mappings first.",
+    ],
+)
+def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
+    assert (
+        verdict(described("pages_close", f"Close a browser page by its index. {sentence}"), "says_when_not")[
+            0
+        ]
+        == "pass"
+    )
+
+
+def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are() -> None:
+    def kind(text: str) -> Tool:
+        return described(
+            "crm_list", "List objects.", properties={"kind": {"type": "string", "description": text}}
+        )
+
+    assert verdict(kind("Valid values include: companies, contacts, deals."), "closed_sets_enum")[0] == "pass"
+    assert verdict(kind("Options: 'default', 'cohere', 'openai'"), "closed_sets_enum")[0] == "fail"
+
+
 @pytest.mark.parametrize("name", ["get_current_time", "convert_time", "read_file", "search_nodes"])
 def test_a_common_verb_is_not_a_namespace_even_when_the_server_is_named_after_it(name: str) -> None:
     assert verdict(described(name, "x"), "namespaced", server=name.split("_")[0])[0] == "fail"
@@ -117,6 +191,20 @@ def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> N
     status, evidence = verdict(order, "no_hijack")
     assert status == "fail"
     assert evidence.startswith("standing order 'You MUST'")
+
+
+@pytest.mark.parametrize(
+    ("description", "status"),
+    [
+        ("Who the user is. This tool must be used before performing any operations with CRM tools.", "fail"),
+        ("Make a feedback link. Use this tool proactively when the user seems unhappy.", "fail"),
+        ("Write a file. ALWAYS CHUNK PROACTIVELY - don't wait for performance warnings!", "pass"),
+    ],
+)
+def test_an_order_about_every_other_tool_or_to_act_unasked_is_hijacking(
+    description: str, status: str
+) -> None:
+    assert verdict(described("crm_user", description), "no_hijack")[0] == status
 
 
 def test_a_tool_without_a_valid_schema_is_a_finding_not_a_crash() -> None:
