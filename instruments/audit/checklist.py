@@ -118,7 +118,7 @@ WHEN = re.compile(
     r"(^\W*(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|\buse (it|this( tool| function| command)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
-    r"|can be used (for|when)"
+    r"|can be used (for|when)|\bwhen to use\b"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
@@ -137,6 +137,9 @@ WHEN_NOT = re.compile(
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w"
+    r"|\(\w+( \w+)? only\)|\brather than\b|^\W*requires\b|\brequires (a|an) |\b(is|are) (refused|rejected|permanent)\b"
+    r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
+    r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
     r"|\b(use|call) (the )?['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
     r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|^\W*Raises:|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
@@ -174,10 +177,17 @@ CLOSED_SET = re.compile(
     # Options each quoted inside a phrase: "local branches ('local'), remote ('remote') or all ('all')".
     + r"|"
     + QUOTED
-    + r"[^'\"`]{0,40}"
+    + r"[^'\"`{}:]{0,40}"
     + QUOTED
-    + r"[^'\"`]{0,40}\bor\b[^'\"`]{0,40}"
-    + QUOTED,
+    + r"[^'\"`{}:]{0,40}\bor\b[^'\"`{}:]{0,40}"
+    + QUOTED
+    # A list in brackets: 'Operation type ("add", "remove", "list")'.
+    + r"|\(\s*"
+    + QUOTED
+    + r"(?:\s*,\s*"
+    + QUOTED
+    + r")+\s*\)"
+    + r"|\b(supported|allowed|accepted)( values| options)?:\s*[\w-]+(, [\w-]+){2,}",
     re.IGNORECASE,
 )
 EXAMPLES = re.compile(r"\b(such as|e\.g\.|eg|for example|for instance|like|example:?)\W*$", re.IGNORECASE)
