@@ -9,7 +9,10 @@ reaches a server only when the caller names it, and the report lists what was wi
 nothing is dropped silently. A started server's TMPDIR (and TMP, TEMP) is a fresh folder of the
 audit's, removed once the server has stopped: what it left there is reported, and does not pile up
 in the caller's. `--timeout` bounds the whole start-up (spawn, handshake and any retry
-of it), not each step. Lines a server prints on stdout that are not JSON-RPC are counted and quoted
+of it), not each step. A stdio server that ends the connection at `server/discover`, the first
+request of the current protocol (servers on early 1.x SDKs exit on a method they do not know), is
+started again and read over the initialize handshake, which clients of the earlier protocol use;
+the report says so. Lines a server prints on stdout that are not JSON-RPC are counted and quoted
 as a finding instead of surfacing as the SDK's logged traceback.
 """
 
@@ -91,6 +94,8 @@ class Session:
     stray_stdout: list[str] = field(default_factory=list)
     scratch_left: list[str] = field(default_factory=list)
     """What a started server left in its temporary folder; known once the session has closed."""
+    handshake_only: bool = False
+    """It ended the connection at server/discover and was read over the initialize handshake."""
 
 
 class _JsonRpcOnly:
@@ -161,6 +166,7 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
             parameters = StdioServerParameters(command=command, args=args, env=env, cwd=target.cwd)
             transport = _stdio(parameters, errlog, stray)
         client = Client(transport, read_timeout_seconds=timeout)
+        handshake_only = False
         # The deadline covers the whole start-up, retries included; it is lifted once the session is
         # open. The scope spans the session because the client's task groups are opened inside it.
         started = False
@@ -168,12 +174,24 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
             try:
                 await client.__aenter__()
             except Exception as exc:  # every transport fails differently; each becomes one readable sentence
-                raise Unreachable(
-                    _reason(target, exc, timeout, _last_line(errlog), statuses, stray)
-                ) from None
+                if target.url or not _closed(exc):
+                    raise Unreachable(
+                        _reason(target, exc, timeout, _last_line(errlog), statuses, stray)
+                    ) from None
+                stray.clear()  # the same start-up lines again
+                client = Client(
+                    _stdio(parameters, errlog, stray), read_timeout_seconds=timeout, mode="legacy"
+                )
+                try:
+                    await client.__aenter__()
+                except Exception as again:
+                    raise Unreachable(
+                        _reason(target, again, timeout, _last_line(errlog), statuses, stray)
+                    ) from None
+                handshake_only = True
             started = True
             scope.deadline = math.inf
-            session = Session(client, stray)
+            session = Session(client, stray, handshake_only=handshake_only)
             try:
                 yield session
             finally:
@@ -186,6 +204,11 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
                     session.scratch_left = sorted(os.listdir(scratch))
         if not started:
             raise Unreachable(_reason(target, TimeoutError(), timeout, _last_line(errlog), statuses, stray))
+
+
+def _closed(exc: BaseException) -> bool:
+    cause = first_cause(exc)
+    return isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED
 
 
 def _recorder(statuses: list[int]) -> Any:
@@ -280,7 +303,7 @@ def _reason(
         isinstance(cause, MCPError) and cause.code == REQUEST_TIMEOUT
     ):
         why = f"it did not complete the MCP handshake within {timeout:g} s (--timeout)"
-    elif isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
+    elif _closed(exc):
         why = "it closed the connection before completing the MCP handshake"
     else:
         why = str(cause).splitlines()[0][:200] if str(cause) else type(cause).__name__

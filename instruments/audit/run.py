@@ -37,6 +37,7 @@ class Reading:
     schema_problems: dict[str, str] = field(default_factory=dict)
     stray_stdout: list[str] = field(default_factory=list)
     scratch_left: list[str] = field(default_factory=list)
+    handshake_only: bool = False
 
 
 ENVIRONMENT_MIN_CALLS = 3
@@ -84,7 +85,10 @@ async def read_all(
         # Known only now that the server has stopped.
         readings.append(
             dataclasses.replace(
-                reading, stray_stdout=list(session.stray_stdout), scratch_left=list(session.scratch_left)
+                reading,
+                stray_stdout=list(session.stray_stdout),
+                scratch_left=list(session.scratch_left),
+                handshake_only=session.handshake_only,
             )
         )
     return readings
@@ -125,6 +129,8 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
         checks = [setchecks.tool_count(len(reading.tools))]
         if reading.stray_stdout:
             checks.append(stray_stdout(reading.stray_stdout))
+        if reading.handshake_only:
+            checks.append(DISCOVER_FAILED)
         servers.append(
             ServerAudit(
                 label=label,
@@ -168,6 +174,16 @@ def stray_stdout(lines: list[str]) -> Check:
         f"{len(lines)} line{'s' if len(lines) != 1 else ''} that are not JSON-RPC, the first: {lines[0]!r}",
         "A stdio server's stdout is the protocol; a stray line can break a strict client's session.",
     )
+
+
+DISCOVER_FAILED = Check(
+    "answers_discover",
+    "answers server/discover",
+    "fail",
+    "it ended the connection when sent server/discover, so it was read over the initialize handshake",
+    "Clients of the current protocol open with server/discover; a server that exits on it works only "
+    "with clients that still open with initialize. Updating its SDK fixes it.",
+)
 
 
 def _unique(labels: list[str]) -> list[str]:

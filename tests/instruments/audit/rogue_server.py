@@ -16,6 +16,7 @@
   remote service would, as @antv/mcp-server-chart does.
 - leaky: rogue_lookup and a second tool, both saying openWorldHint: false, fail on a DNS lookup.
 - network: a tools/call tries to connect to 192.0.2.1:9 (a documentation address that goes nowhere).
+- old-sdk: exits on server/discover, as servers on mcp 1.6 do, but answers the initialize handshake.
 It writes its pid to $ROGUE_PID_FILE when that is set, so a test can check it was stopped.
 """
 
@@ -84,6 +85,8 @@ def answer(message: dict[str, object]) -> dict[str, object] | None:
     method = message.get("method")
     if "id" not in message:
         return None
+    if method == "server/discover" and "old-sdk" in MODES:
+        sys.exit("pydantic_core.ValidationError: Input should be 'initialize'")
     if method == "initialize":
         params = message.get("params")
         version = params.get("protocolVersion") if isinstance(params, dict) else None

@@ -63,6 +63,17 @@ def test_stray_stdout_is_a_finding() -> None:
     assert "'Server starting up, hello!'" in check["evidence"]
 
 
+def test_a_server_that_exits_on_server_discover_is_read_over_the_initialize_handshake() -> None:
+    done = run_audit("--json", "--server", rogue("old-sdk"))
+    assert done.returncode == 0, done.stderr
+    (server,) = json.loads(done.stdout)["servers"]
+    assert [tool["name"] for tool in server["tools"]] == ["rogue_lookup"]
+    (check,) = [c for c in server["checks"] if c["id"] == "answers_discover"]
+    assert check["status"] == "fail"
+    ordinary = json.loads(run_audit("--json", "--server", rogue()).stdout)["servers"][0]
+    assert "answers_discover" not in [c["id"] for c in ordinary["checks"]]
+
+
 def test_a_ten_megabyte_description_is_not_echoed_into_the_report() -> None:
     done = run_audit("--json", "--server", rogue("huge"))
     assert done.returncode == 0, done.stderr

@@ -150,6 +150,12 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "This excludes performance. For performance audits, run perf_start_trace.",
         "Raises:\n    ValueError: If 'ids' is empty",
         "PREREQUISITE: You need to know the index mappings first.",
+        "Get changelogs for several issues (Cloud only).",
+        "A missing page returns false rather than an error.",
+        "Requires a Pro subscription.",
+        "Cross-project moves are refused.",
+        "It clears the outputs without deleting the cell itself.",
+        "For a full rewrite, prefer pages_rewrite instead.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -161,6 +167,41 @@ def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str)
     )
 
 
+@pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        ("Use pages_list to add a page without touching the others.", "pass"),
+        ("Use pages_list to find the page ids.", "fail"),
+        ("Use pages_list first to see the page indices if needed.", "fail"),
+    ],
+)
+def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_input_does_not(
+    sentence: str, status: str
+) -> None:
+    tool = described("pages_close", f"Close a browser page by its index. {sentence}")
+    (check,) = [
+        c
+        for c in check_tool(tool, "pages", set(), "", {"pages_close", "pages_list"})
+        if c.id == "says_when_not"
+    ]
+    assert check.status == status
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Recommended to use in the following cases: profiling, magic commands.",
+        "Used to explore the file system of the server.",
+        "Prefer this over pages_rewrite for small edits.",
+        "When to use:\n- a place near given coordinates",
+    ],
+)
+def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
+    assert (
+        verdict(described("pages_edit", f"Edit a page's text in place. {sentence}"), "says_when")[0] == "pass"
+    )
+
+
 def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are() -> None:
     def kind(text: str) -> Tool:
         return described(
@@ -169,6 +210,12 @@ def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are() -> None:
 
     assert verdict(kind("Valid values include: companies, contacts, deals."), "closed_sets_enum")[0] == "pass"
     assert verdict(kind("Options: 'default', 'cohere', 'openai'"), "closed_sets_enum")[0] == "fail"
+    assert verdict(kind('Operation type ("add", "remove", "list")'), "closed_sets_enum")[0] == "fail"
+    assert verdict(kind("Supported: all, comments, watchers, changelog"), "closed_sets_enum")[0] == "fail"
+    assert (
+        verdict(kind('JSON, e.g. {"epicKey": "EPIC-123"} or {"epic_link": "EPIC-9"}'), "closed_sets_enum")[0]
+        == "pass"
+    )
 
 
 @pytest.mark.parametrize("name", ["get_current_time", "convert_time", "read_file", "search_nodes"])
