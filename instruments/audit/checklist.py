@@ -138,7 +138,6 @@ WHEN_NOT = re.compile(
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\bprefer \S+ instead\b|\(not\b"
-    r"|\bwithout (deleting|changing|modifying|saving|affecting|touching|erasing|removing)\b"
     r"|\(\w+( \w+)? only\)|\brather than\b|^\W*requires\b|\brequires (a|an) |\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
@@ -255,7 +254,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b"
+            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (set|specify|provide|pass|include|supply|give|enter|select|choose)\b)"
             r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b",
             re.IGNORECASE,
         ),
@@ -268,7 +267,10 @@ HIJACK = (
         ),
         "instruction aimed at other tools",
     ),
-    (re.compile(r"\bthe only tool (for|that|to)\b", re.IGNORECASE), "claim to be the only choice"),
+    (
+        re.compile(r"\b(the|first and) only tool (for|that|to|when)\b", re.IGNORECASE),
+        "claim to be the only choice",
+    ),
     (
         re.compile(
             r"\b(tell|ask|advise|recommend|remind) the user to (migrate|switch|upgrade|install|use|try|buy|subscribe)\b",
@@ -346,7 +348,7 @@ def check_tool(
     verdicts: list[tuple[str, Status, str]] = [
         ("name_valid", *_name_valid(tool.name)),
         ("input_schema", *_input_schema(schema, schema_problem)),
-        ("namespaced", *_namespaced(tool.name, server_name)),
+        ("namespaced", *_namespaced(tool.name, server_name, sibling_tools)),
         ("says_what", *_says_what(tool.name, [s for s in sentences if not HEADING.match(s)])),
         ("says_when", *_first_match(WHEN, sentences, "no sentence says when to use it")),
         ("says_when_not", *_when_not(tool.name, sentences, sibling_tools)),
@@ -403,7 +405,7 @@ def _schema_verdict(text: str) -> tuple[Status, str]:
     return "pass", "a JSON Schema object"
 
 
-def _namespaced(name: str, server_name: str) -> tuple[Status, str]:
+def _namespaced(name: str, server_name: str, sibling_tools: Collection[str]) -> tuple[Status, str]:
     parts = name_words(name)
     if len(parts) < 2:
         return "fail", f"{name} is one word, with no prefix saying which service it belongs to"
@@ -414,6 +416,13 @@ def _namespaced(name: str, server_name: str) -> tuple[Status, str]:
         return "fail", f"{name} starts with {prefix}, which says nothing about whose tool it is"
     if prefix in {word.lower() for word in re.split(r"[^A-Za-z0-9]+", server_name)}:
         return "pass", f"prefix {prefix}_ is the server's name"
+    # A namespace is what a server's tools share: distance_tool beside buffer_tool names its subject.
+    sharing = [o for o in sibling_tools if o != name and [w.lower() for w in name_words(o)[:1]] == [prefix]]
+    if len(sibling_tools) > 1 and not sharing:
+        return (
+            "fail",
+            f"no other tool of this server starts with {parts[0]}_, so it names the subject, not the service",
+        )
     return "pass", f"prefix {prefix}_ names a domain"
 
 
@@ -421,7 +430,9 @@ def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
     if not sentences:
         return "fail", "no description"
     first = sentences[0]
-    if NOT_WHAT.search(first):
+    # "PREFERRED MAP TOOL: When ..." is a label, then the sentence.
+    unlabelled = re.sub(r"^\W*(?-i:[A-Z][A-Z ]{2,40}):\s+", "", first)
+    if NOT_WHAT.search(first) or NOT_WHAT.search(unlabelled):
         return "fail", f"first sentence is not about what it does: {first}"
     found = re.findall(r"[A-Za-z0-9']+", first)
     own = [word.lower() for word in name_words(name)]
