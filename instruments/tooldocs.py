@@ -8,6 +8,13 @@ made with `python -m instruments.new` appears too.
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # the imports below take about a second: Ctrl-C meanwhile ends it quietly
+    from instruments.console import run_command, signals_end_at_once
+
+    with signals_end_at_once():
+        from instruments import tooldocs
+    run_command(tooldocs.main)
+
 import argparse
 import asyncio
 import difflib
@@ -21,7 +28,6 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import Tool
 
-from instruments.console import run_command
 from instruments.tokens import definition_tokens
 
 PAGE = Path("docs") / "tools.md"
@@ -127,7 +133,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print("\n".join(diff), file=sys.stderr)
         sys.exit("docs/tools.md differs from what the servers publish: run `make docs` and commit it.")
-
-
-if __name__ == "__main__":
-    run_command(main)

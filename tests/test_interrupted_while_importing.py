@@ -26,10 +26,12 @@ HEAVY = {
     "servers.basics": "psutil",
     "servers.weather": "mcp",
     "instruments.audit": "rich",
+    "instruments.audit.corpus": "anyio",
     "instruments.bench": "mcp",
     "instruments.demo": "mcp",
     "instruments.host": "mcp",
     "instruments.new": "argparse",
+    "instruments.tooldocs": "mcp",
 }
 EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
 

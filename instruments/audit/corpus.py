@@ -24,6 +24,13 @@ first time and is not part of CI. Steps:
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # the imports below take about a second: Ctrl-C meanwhile ends it quietly
+    from instruments.console import signals_end_at_once
+
+    with signals_end_at_once():
+        from instruments.audit import corpus
+    corpus.main()
+
 import argparse
 import dataclasses
 import hashlib
@@ -423,7 +430,3 @@ def _audit_row(name: str, package: str, target: Target, place: Path | None, reco
 
 def main() -> None:
     run_command(lambda: corpus_command(sys.argv[1:]))
-
-
-if __name__ == "__main__":
-    main()
