@@ -254,7 +254,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (set|specify|provide|pass|include|supply|give|enter|select|choose)\b)"
+            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (set|specify|provide|pass|include|supply|give|enter|select|choose)\b| use ['\"`]?[\w-]+['\"`]? as\b)"
             r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b",
             re.IGNORECASE,
         ),
@@ -281,6 +281,10 @@ HIJACK = (
     (
         re.compile(r"\b(do not|don't|never) (tell|inform|mention|show|reveal)\b", re.IGNORECASE),
         "secrecy order",
+    ),
+    (
+        re.compile(r"\b(do not|don't|never) (prompt|ask) the user\b", re.IGNORECASE),
+        "order to leave the user out",
     ),
     (
         re.compile(
