@@ -108,7 +108,7 @@ LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
 # First sentences that say something other than what the tool does: a warning, or when to use it.
 NOT_WHAT = re.compile(
-    r"^\W*(\w+ ){0,2}(warning|caution|note|important|notice|attention)\b\W*:|^\W*⚠"
+    r"^\W*(\w+ ){0,2}(warning|caution|note|important|notice|attention|limit)\b\W*:|^\W*⚠"
     r"|^\W*(use|call) (this|it)\b|^\W*(when|if) ",
     re.IGNORECASE,
 )
@@ -118,7 +118,7 @@ WHEN = re.compile(
     r"(^\W*(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|\buse (it|this( tool| function| command)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
-    r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|^\W*used (to|for|when)\b"
+    r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (to|for|when)\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
@@ -137,7 +137,8 @@ WHEN_NOT = re.compile(
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
-    r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\bprefer \S+ instead\b|\(not\b"
+    r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
+    r"|\bmay be (lost|masked|truncated|redacted|omitted)\b|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
     r"|\(\w+( \w+)? only\)|\brather than\b|^\W*requires\b|\brequires (a|an) |\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
@@ -268,8 +269,11 @@ HIJACK = (
         "instruction aimed at other tools",
     ),
     (
-        re.compile(r"\b(the|first and) only tool (for|that|to|when)\b", re.IGNORECASE),
-        "claim to be the only choice",
+        re.compile(
+            r"\b(the|first and) only tool (for|that|to|when)\b|\bmost important tool\b|\buse (it |this( tool)? )?often\b",
+            re.IGNORECASE,
+        ),
+        "claim to be the first choice",
     ),
     (
         re.compile(
