@@ -101,6 +101,8 @@ FILLER = frozenset({
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
 STEM_CHARS = 6
+# Below this many tools, one prefix per tool is ordinary (system_cpu beside math_add), not a missing namespace.
+SHARED_PREFIX_MIN_TOOLS = 6
 MAX_NESTING = 3  # schemas may refer to themselves
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
@@ -426,7 +428,7 @@ def _namespaced(name: str, server_name: str, sibling_tools: Collection[str]) -> 
         return "pass", f"prefix {prefix}_ is the server's name"
     # A namespace is what a server's tools share: distance_tool beside buffer_tool names its subject.
     sharing = [o for o in sibling_tools if o != name and [w.lower() for w in name_words(o)[:1]] == [prefix]]
-    if len(sibling_tools) > 1 and not sharing:
+    if len(sibling_tools) >= SHARED_PREFIX_MIN_TOOLS and not sharing:
         return (
             "fail",
             f"no other tool of this server starts with {parts[0]}_, so it names the subject, not the service",

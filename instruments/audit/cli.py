@@ -10,7 +10,6 @@ reached, a request file could not be read, or the command line was wrong; 130 Ct
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import os
 import shlex
@@ -162,8 +161,6 @@ def audit_command(argv: Sequence[str]) -> int:
     ]
     if not targets:
         parse.error("name a server: --server 'COMMAND', a command after --, or --url URL")
-    # The SDK logs a traceback for each non-JSON stdout line; the audit reports those lines itself.
-    logging.getLogger("mcp").setLevel(logging.CRITICAL)
     permission = Permission(side_effects=args.allow_side_effects, network=args.allow_network)
     try:
         requests = [request for path in args.requests for request in read_requests(path)] or None

@@ -12,12 +12,15 @@ in the caller's. `--timeout` bounds the whole start-up (spawn, handshake and any
 of it), not each step. A stdio server that ends the connection at `server/discover`, the first
 request of the current protocol (servers on early 1.x SDKs exit on a method they do not know), is
 started again and read over the initialize handshake, which clients of the earlier protocol use;
-the report says so. Lines a server prints on stdout that are not JSON-RPC are counted and quoted
+the report says so. A process the server started that is still running once the server has
+stopped (a daemon it spawned, found by the private TMPDIR in its environment) is stopped too,
+and reported. Lines a server prints on stdout that are not JSON-RPC are counted and quoted
 as a finding instead of surfacing as the SDK's logged traceback.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import re
@@ -31,6 +34,7 @@ from typing import IO, Any, Self
 
 import anyio
 import httpx2
+import psutil
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -96,6 +100,8 @@ class Session:
     """What a started server left in its temporary folder; known once the session has closed."""
     handshake_only: bool = False
     """It ended the connection at server/discover and was read over the initialize handshake."""
+    left_running: list[str] = field(default_factory=list)
+    """Command lines of processes it started that outlived it, which the audit then stopped."""
 
 
 class _JsonRpcOnly:
@@ -148,6 +154,8 @@ async def _stdio(parameters: StdioServerParameters, errlog: IO[str], stray: list
 
 @asynccontextmanager
 async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
+    # The SDK logs a traceback for each non-JSON stdout line; the audit reports those lines itself.
+    logging.getLogger("mcp").setLevel(logging.CRITICAL)
     # The server's stderr goes to a file: kept out of the report, and quoted if start-up fails.
     with (
         tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog,
@@ -202,8 +210,26 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
                     await http.aclose()
                 else:
                     session.scratch_left = sorted(os.listdir(scratch))
+                    session.left_running = _stop_left_running(scratch)
         if not started:
             raise Unreachable(_reason(target, TimeoutError(), timeout, _last_line(errlog), statuses, stray))
+
+
+def _stop_left_running(scratch: str) -> list[str]:
+    """Stop what still runs with the server's private TMPDIR, which only its descendants have."""
+    found: dict[psutil.Process, str] = {}
+    for process in psutil.process_iter():
+        with suppress(psutil.Error):
+            if process.environ().get("TMPDIR") == scratch:
+                found[process] = " ".join(process.cmdline())[:200] or f"pid {process.pid}"
+    for process in found:
+        with suppress(psutil.Error):
+            process.terminate()
+    _, alive = psutil.wait_procs(list(found), timeout=3)
+    for process in alive:
+        with suppress(psutil.Error):
+            process.kill()
+    return list(found.values())
 
 
 def _closed(exc: BaseException) -> bool:

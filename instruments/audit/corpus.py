@@ -80,6 +80,8 @@ class Row:
     start_stop: list[str]
     """Paths the control session changed: the server's own starting and stopping."""
     scratch_left: list[str]
+    left_running: list[str]
+    """Processes the server started that outlived it during the probe session (stopped by the audit)."""
     network: list[str] | None
     """Addresses off this machine the server tried during the probe; None when not traced."""
     start_stop_network: list[str] | None
@@ -189,7 +191,8 @@ async def audit_one(target: Target, place: Path | None) -> SandboxRun:
         created = set(before) - set(started)
         return reading, changes(before, fingerprint(place) if place else {}), created, tried
 
-    _, start_stop, _, start_stop_network = await session(probe=False)
+    control, start_stop, _, start_stop_network = await session(probe=False)
+    start_stop += [f"left running: {command}" for command in control.left_running]
     reading, changed, created, network = await session(probe=True)
     own = {path[1:] for path in start_stop} | created
     return SandboxRun(
@@ -271,6 +274,7 @@ def row(name: str, package: str, server: ServerAudit, run: SandboxRun, seconds: 
         run.changed,
         run.start_stop,
         server.scratch_left,
+        run.reading.left_running,
         run.network,
         run.start_stop_network,
         findings,
@@ -291,6 +295,8 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         '"Scratch" is what the server left in the temporary folder the audit gives it and then removes.',
         '"Network": the addresses off this machine the server connected to, or tried to, during the probe,',
         "from strace's record of its connect() calls; what it tried while starting and stopping is shown apart.",
+        '"Left running": a process the server started that was still running after the server stopped',
+        "(found by the private TMPDIR in its environment), which the audit then stopped.",
         '"Was": the audit before this rework, checklist only (its probe executed tools with side',
         "effects, so it was not run again). Scores: `instruments/audit/score.py`; checks: [audit.md](audit.md).",
         "",
@@ -312,6 +318,8 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
             )
         if r.scratch_left:
             changed += f"; scratch: {len(r.scratch_left)} left, removed"
+        if r.left_running:
+            changed += f"; LEFT RUNNING: {printable(r.left_running[0])[:80]} (stopped by the audit)"
         return (
             f"| {r.name} | {r.package} | {r.tools} | {r.tokens:,} | {r.score:.1f}{was} | {r.probe} | "
             f"{r.calls_sent} / {r.calls_skipped} | {changed} | {network(r)} | {'; '.join(r.findings) or '-'} |"
@@ -334,7 +342,8 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         f"{sum(r.calls_sent for r in audited)} calls sent, {sum(r.calls_skipped for r in audited)} skipped for safety; "
         f"sandboxes changed by the probe: {sum(bool(r.changed) for r in audited)}; by starting and stopping: "
         f"{sum(bool(r.start_stop) for r in audited)}; servers that left scratch: "
-        f"{sum(bool(r.scratch_left) for r in audited)}; servers whose probe tried the network: "
+        f"{sum(bool(r.scratch_left) for r in audited)}; servers that left a process running: "
+        f"{sum(bool(r.left_running) for r in audited)}; servers whose probe tried the network: "
         f"{sum(bool(r.network) for r in audited)}. Whole run: {total:.0f} s.",
         "",
     ]
@@ -416,7 +425,7 @@ def _audit_row(name: str, package: str, target: Target, place: Path | None, reco
         sandboxed = anyio.run(audit_one, target, place)
     except Unreachable as exc:
         return Row(
-            name, package, 0, 0, 0.0, "", 0, 0, [], [], [], [], [], [], time.monotonic() - began, str(exc)
+            name, package, 0, 0, 0.0, "", 0, 0, [], [], [], [], [], [], [], time.monotonic() - began, str(exc)
         )
     reading = sandboxed.reading
     (server,) = audit_readings([reading]).servers

@@ -38,6 +38,7 @@ class Reading:
     stray_stdout: list[str] = field(default_factory=list)
     scratch_left: list[str] = field(default_factory=list)
     handshake_only: bool = False
+    left_running: list[str] = field(default_factory=list)
 
 
 ENVIRONMENT_MIN_CALLS = 3
@@ -89,6 +90,7 @@ async def read_all(
                 stray_stdout=list(session.stray_stdout),
                 scratch_left=list(session.scratch_left),
                 handshake_only=session.handshake_only,
+                left_running=list(session.left_running),
             )
         )
     return readings
@@ -131,6 +133,8 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
             checks.append(stray_stdout(reading.stray_stdout))
         if reading.handshake_only:
             checks.append(DISCOVER_FAILED)
+        if reading.left_running:
+            checks.append(left_running(reading.left_running))
         servers.append(
             ServerAudit(
                 label=label,
@@ -184,6 +188,17 @@ DISCOVER_FAILED = Check(
     "Clients of the current protocol open with server/discover; a server that exits on it works only "
     "with clients that still open with initialize. Updating its SDK fixes it.",
 )
+
+
+def left_running(commands: list[str]) -> Check:
+    return Check(
+        "stops_cleanly",
+        "leaves nothing running when stopped",
+        "fail",
+        f"{len(commands)} process{'es' if len(commands) != 1 else ''} it started outlived it (the audit "
+        f"stopped them), the first: {commands[0]!r}",
+        "A host stops a server by closing its stdio; what keeps running after that runs unseen.",
+    )
 
 
 def _unique(labels: list[str]) -> list[str]:

@@ -16,6 +16,8 @@
   remote service would, as @antv/mcp-server-chart does.
 - leaky: rogue_lookup and a second tool, both saying openWorldHint: false, fail on a DNS lookup.
 - network: a tools/call tries to connect to 192.0.2.1:9 (a documentation address that goes nowhere).
+- daemon: a tools/call starts a process in a session of its own that outlives the server, as
+  @mobilenext/mobile-mcp's read-only device listing does; its pid goes to $ROGUE_DAEMON_PID_FILE.
 - old-sdk: exits on server/discover, as servers on mcp 1.6 do, but answers the initialize handshake.
 It writes its pid to $ROGUE_PID_FILE when that is set, so a test can check it was stopped.
 """
@@ -26,6 +28,7 @@ import contextlib
 import json
 import os
 import socket
+import subprocess
 import sys
 import time
 
@@ -100,6 +103,12 @@ def answer(message: dict[str, object]) -> dict[str, object] | None:
     elif method == "tools/call":
         if "stall" in MODES:
             time.sleep(3600)
+        if "daemon" in MODES:
+            daemon = subprocess.Popen(
+                [sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True
+            )
+            with open(os.environ["ROGUE_DAEMON_PID_FILE"], "w") as file:
+                file.write(str(daemon.pid))
         if "network" in MODES:
             with socket.socket() as connection, contextlib.suppress(OSError):
                 connection.settimeout(0.2)

@@ -189,6 +189,21 @@ def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
         time.sleep(0.1)
 
 
+def test_a_process_the_server_leaves_running_is_stopped_and_reported(tmp_path: Path) -> None:
+    pid_file = tmp_path / "daemon"
+    done = run_audit("--json", "--server", rogue("daemon"), env={"ROGUE_DAEMON_PID_FILE": str(pid_file)})
+    assert done.returncode == 0, done.stderr
+    daemon = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while not pid_gone(daemon):
+        assert time.monotonic() < deadline, "the server's daemon was left running"
+        time.sleep(0.1)
+    (server,) = json.loads(done.stdout)["servers"]
+    (check,) = [c for c in server["checks"] if c["id"] == "stops_cleanly"]
+    assert check["status"] == "fail"
+    assert "time.sleep(300)" in check["evidence"]
+
+
 @pytest.fixture
 def convert_with_a_token() -> Iterator[str]:
     with serving_over_http("servers.convert", {"MCP_BEARER_TOKEN": "s3cret-token"}) as url:

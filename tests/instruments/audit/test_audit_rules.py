@@ -234,7 +234,7 @@ def test_a_service_prefix_is_a_namespace() -> None:
 
 
 def test_a_namespace_is_a_prefix_the_servers_tools_share() -> None:
-    siblings = {"browser_click", "browser_type", "distance_tool", "buffer_tool"}
+    siblings = {"browser_click", "browser_type", "distance_tool", "buffer_tool", "area_tool", "bbox_tool"}
 
     def namespaced(name: str) -> str:
         (check,) = [
@@ -245,6 +245,12 @@ def test_a_namespace_is_a_prefix_the_servers_tools_share() -> None:
     assert namespaced("browser_click") == "pass"
     assert namespaced("distance_tool") == "fail"
     assert verdict(described("distance_tool", "x"), "namespaced")[0] == "pass"  # alone, nothing to compare
+    (few,) = [
+        c
+        for c in check_tool(described("system_cpu", "x"), "basics", set(), "", {"system_cpu", "math_add"})
+        if c.id == "namespaced"
+    ]
+    assert few.status == "pass"  # two tools, two domains: ordinary
 
 
 def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> None:
