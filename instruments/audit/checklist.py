@@ -11,16 +11,21 @@ when not; describe every parameter; namespace names; return actionable errors), 
 - input_schema: the definition has an inputSchema that is a valid JSON Schema object (MCP requires one).
 - namespaced: the name has at least two words and its first word is a namespace. A common verb
   (get, convert, create, list, read, ...) never is, even when the server is named after it: any
-  service's tools could start with it. Otherwise the server's own name or a domain word is.
-- says_what: the first sentence has at least 5 words, at least 2 of them content words beyond the
-  name's own words, so it is not the name restated.
+  service's tools could start with it. Otherwise the server's own name or a domain word is, but on
+  a server of 6 tools or more only a first word another tool shares: distance_tool beside
+  buffer_tool names its subject, not its service.
+- says_what: the first sentence (past headings such as "🎯 Purpose:" and list numbers) has at least
+  3 words, one of them a content word beyond the name's own words and filler, so it is not the name
+  restated; a first sentence that warns or says when instead ("Use this tool when ...") fails.
 - says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
   for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
   used to", which describes rather than chooses.
 - says_when_not: some sentence says when not to, or where the tool stops: "do not use", "not for",
-  a deprecation ("DEPRECATED", "use X instead"), a limit ("only works within ...", "cannot ...",
-  "at most 100 ...", "the operation will fail if ...", "must be within ..."), or "call this tool ...
-  unless ...". A rate limit on the model ("not more than 3 times per question") is not one.
+  a deprecation ("DEPRECATED", "use X instead", X any of the server's tools however spelt), a limit
+  ("only works within ...", "cannot ...", "at most 100 ...", "the operation will fail if ...",
+  "(Cloud only)", "rather than ...", "Requires ..."), or "call this tool ... unless ...". A rate
+  limit on the model ("not more than 3 times per question") is not one, nor "use X to find the id"
+  (an input fetched first).
 - params_described: every top-level parameter has a description.
 - schema_closed: the input schema sets additionalProperties: false.
 - required_declared: every parameter without a default is listed in `required`.
@@ -47,7 +52,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Collection
+from collections import Counter
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
@@ -106,6 +113,7 @@ SHARED_PREFIX_MIN_TOOLS = 6
 MAX_NESTING = 3  # schemas may refer to themselves
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
+NAME_LIKE = re.compile(r"[A-Za-z0-9](?:[\w-]*\w)?")
 LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
 # First sentences that say something other than what the tool does: a warning, or when to use it.
@@ -338,30 +346,46 @@ LABELS = {
 }
 
 
+@dataclass(frozen=True)
+class ServerTools:
+    """The names of one server's tools and how many start with each word, worked out once per server:
+    done per tool, a server of 2,000 tools would cost 4 million comparisons."""
+
+    names: frozenset[str] = frozenset()
+    first_words: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> ServerTools:
+        unique = frozenset(names)
+        return cls(unique, Counter(name_words(name)[0].lower() for name in unique if name_words(name)))
+
+
 def check_tool(
     tool: Tool,
     server_name: str,
     other_servers_tools: Collection[str],
     schema_problem: str = "",
-    sibling_tools: Collection[str] = (),
+    server_tools: ServerTools | None = None,
 ) -> list[Check]:
     """All checklist verdicts for one tool, in the order of the module docstring.
 
     `schema_problem`: what was wrong with the definition as listed (see `connect.list_tools`).
-    `sibling_tools`: the names of the same server's tools, which "use X instead" may point to.
+    `server_tools`: the tools of the same server, which a namespace is shared with and "use X
+    instead" may point to.
     `other_servers_tools` should be a set: it is looked up once per word of the descriptions.
     """
     description = tool.description or ""
     sentences = split_sentences(description)
     schema = tool.input_schema
     params = properties(schema)
+    siblings = server_tools or ServerTools()
     verdicts: list[tuple[str, Status, str]] = [
         ("name_valid", *_name_valid(tool.name)),
         ("input_schema", *_input_schema(schema, schema_problem)),
-        ("namespaced", *_namespaced(tool.name, server_name, sibling_tools)),
+        ("namespaced", *_namespaced(tool.name, server_name, siblings)),
         ("says_what", *_says_what(tool.name, [s for s in sentences if not HEADING.match(s)])),
         ("says_when", *_first_match(WHEN, sentences, "no sentence says when to use it")),
-        ("says_when_not", *_when_not(tool.name, sentences, sibling_tools)),
+        ("says_when_not", *_when_not(tool.name, sentences, siblings)),
         ("params_described", *_params_described(params)),
         ("schema_closed", *_schema_closed(schema)),
         ("required_declared", *_required_declared(schema, params)),
@@ -415,7 +439,7 @@ def _schema_verdict(text: str) -> tuple[Status, str]:
     return "pass", "a JSON Schema object"
 
 
-def _namespaced(name: str, server_name: str, sibling_tools: Collection[str]) -> tuple[Status, str]:
+def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Status, str]:
     parts = name_words(name)
     if len(parts) < 2:
         return "fail", f"{name} is one word, with no prefix saying which service it belongs to"
@@ -427,8 +451,8 @@ def _namespaced(name: str, server_name: str, sibling_tools: Collection[str]) -> 
     if prefix in {word.lower() for word in re.split(r"[^A-Za-z0-9]+", server_name)}:
         return "pass", f"prefix {prefix}_ is the server's name"
     # A namespace is what a server's tools share: distance_tool beside buffer_tool names its subject.
-    sharing = [o for o in sibling_tools if o != name and [w.lower() for w in name_words(o)[:1]] == [prefix]]
-    if len(sibling_tools) >= SHARED_PREFIX_MIN_TOOLS and not sharing:
+    sharing = server.first_words[prefix] - (name in server.names)
+    if len(server.names) >= SHARED_PREFIX_MIN_TOOLS and not sharing:
         return (
             "fail",
             f"no other tool of this server starts with {parts[0]}_, so it names the subject, not the service",
@@ -478,17 +502,15 @@ def _first_match(pattern: re.Pattern[str], sentences: list[str], missing: str) -
     return ("pass", sentence) if sentence else ("fail", missing)
 
 
-def _when_not(name: str, sentences: list[str], sibling_tools: Collection[str]) -> tuple[Status, str]:
+def _when_not(name: str, sentences: list[str], server: ServerTools) -> tuple[Status, str]:
     # "Use 'request_planning' to ..." in request_planning's own description says when to use it;
     # a sibling's name, however it is spelt (hubspot-search-objects), reads as the other tool.
     own = re.compile(rf"['\"`]?(?<![\w-]){re.escape(name)}(?![\w-])['\"`]?")
-    siblings = sorted((s for s in sibling_tools if s != name), key=len, reverse=True)
-    other = (
-        re.compile("|".join(rf"(?<![\w-]){re.escape(s)}(?![\w-])" for s in siblings)) if siblings else None
-    )
-    read = [(sentence, own.sub("this tool", sentence)) for sentence in sentences]
-    if other is not None:
-        read = [(sentence, other.sub("other_tool", text)) for sentence, text in read]
+
+    def as_other(word: re.Match[str]) -> str:
+        return "other_tool" if word.group(0) != name and word.group(0) in server.names else word.group(0)
+
+    read = [(sentence, NAME_LIKE.sub(as_other, own.sub("this tool", sentence))) for sentence in sentences]
     cued = [(sentence, text) for sentence, text in read if WHEN_NOT.search(text)]
     rate_limits = [sentence for sentence, text in cued if RATE_LIMIT.search(text)]
     found = next(

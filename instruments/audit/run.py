@@ -17,7 +17,7 @@ from mcp import Client
 from mcp_types import Tool
 
 from instruments.audit import costs, setchecks
-from instruments.audit.checklist import check_tool
+from instruments.audit.checklist import ServerTools, check_tool
 from instruments.audit.connect import Target, connect, list_tools
 from instruments.audit.findings import Audit, Check, ProbeResult, ServerAudit, ToolAudit, cap
 from instruments.audit.probe import Permission, Prober, error_shape
@@ -115,13 +115,14 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
     every_name = [t.name for reading in readings for t in reading.tools]
     for label, reading in zip(labels, readings, strict=True):
         own = {t.name for t in reading.tools}
+        server_tools = ServerTools.of(own)
         others = {name for name in every_name if name not in own}
         tools = [
             ToolAudit(
                 name=tool.name,
                 cost=costs.tool_cost(tool),
                 checks=check_tool(
-                    tool, reading.label, others, reading.schema_problems.get(tool.name, ""), own
+                    tool, reading.label, others, reading.schema_problems.get(tool.name, ""), server_tools
                 ),
                 probes=reading.probes.get(tool.name, []),
             )

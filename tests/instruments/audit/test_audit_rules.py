@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from mcp_types import Tool, ToolAnnotations
 
-from instruments.audit.checklist import check_tool
+from instruments.audit.checklist import ServerTools, check_tool
 from instruments.audit.findings import ProbeResult
 from instruments.audit.probe import Plan, probe_checks
 from instruments.audit.setchecks import near_duplicates
@@ -137,7 +137,9 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
     )
     (check,) = [
         c
-        for c in check_tool(tool, "crm", set(), "", {"crm-list-objects", "crm-search-objects"})
+        for c in check_tool(
+            tool, "crm", set(), "", ServerTools.of({"crm-list-objects", "crm-search-objects"})
+        )
         if c.id == "says_when_not"
     ]
     assert check.status == "pass"
@@ -185,7 +187,7 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
     tool = described("pages_close", f"Close a browser page by its index. {sentence}")
     (check,) = [
         c
-        for c in check_tool(tool, "pages", set(), "", {"pages_close", "pages_list"})
+        for c in check_tool(tool, "pages", set(), "", ServerTools.of({"pages_close", "pages_list"}))
         if c.id == "says_when_not"
     ]
     assert check.status == status
@@ -238,7 +240,9 @@ def test_a_namespace_is_a_prefix_the_servers_tools_share() -> None:
 
     def namespaced(name: str) -> str:
         (check,) = [
-            c for c in check_tool(described(name, "x"), "maps", set(), "", siblings) if c.id == "namespaced"
+            c
+            for c in check_tool(described(name, "x"), "maps", set(), "", ServerTools.of(siblings))
+            if c.id == "namespaced"
         ]
         return check.status
 
@@ -247,7 +251,9 @@ def test_a_namespace_is_a_prefix_the_servers_tools_share() -> None:
     assert verdict(described("distance_tool", "x"), "namespaced")[0] == "pass"  # alone, nothing to compare
     (few,) = [
         c
-        for c in check_tool(described("system_cpu", "x"), "basics", set(), "", {"system_cpu", "math_add"})
+        for c in check_tool(
+            described("system_cpu", "x"), "basics", set(), "", ServerTools.of({"system_cpu", "math_add"})
+        )
         if c.id == "namespaced"
     ]
     assert few.status == "pass"  # two tools, two domains: ordinary
