@@ -115,13 +115,13 @@ MAX_NESTING = 3  # schemas may refer to themselves
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
 NAME_LIKE = re.compile(r"[A-Za-z0-9](?:[\w-]*\w)?")
 LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
-# A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
 # First sentences that say something other than what the tool does: a warning, or when to use it.
 NOT_WHAT = re.compile(
     r"^\W*(\w+ ){0,2}(warning|caution|note|important|notice|attention|limit)\b\W*:|^\W*⚠"
     r"|^\W*(use|call) (this|it)\b|^\W*(when|if) ",
     re.IGNORECASE,
 )
+# A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
 HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
@@ -357,7 +357,7 @@ class ServerTools:
     @classmethod
     def of(cls, names: Iterable[str]) -> ServerTools:
         unique = frozenset(names)
-        return cls(unique, Counter(name_words(name)[0].lower() for name in unique if name_words(name)))
+        return cls(unique, Counter(words[0].lower() for words in map(name_words, unique) if words))
 
 
 def check_tool(

@@ -173,33 +173,26 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
             env = {**target.env, "TMPDIR": scratch, "TMP": scratch, "TEMP": scratch}
             parameters = StdioServerParameters(command=command, args=args, env=env, cwd=target.cwd)
             transport = _stdio(parameters, errlog, stray)
-        client = Client(transport, read_timeout_seconds=timeout)
-        handshake_only = False
         # The deadline covers the whole start-up, retries included; it is lifted once the session is
         # open. The scope spans the session because the client's task groups are opened inside it.
         started = False
         with anyio.CancelScope(deadline=anyio.current_time() + timeout) as scope:
-            try:
-                await client.__aenter__()
-            except Exception as exc:  # every transport fails differently; each becomes one readable sentence
-                if target.url or not _closed(exc):
-                    raise Unreachable(
-                        _reason(target, exc, timeout, _last_line(errlog), statuses, stray)
-                    ) from None
-                stray.clear()  # the same start-up lines again
-                client = Client(
-                    _stdio(parameters, errlog, stray), read_timeout_seconds=timeout, mode="legacy"
-                )
+            # A stdio server that closes at server/discover gets a second start, over initialize.
+            for mode in ("auto", "legacy"):
+                client = Client(transport, read_timeout_seconds=timeout, mode=mode)
                 try:
                     await client.__aenter__()
-                except Exception as again:
-                    raise Unreachable(
-                        _reason(target, again, timeout, _last_line(errlog), statuses, stray)
-                    ) from None
-                handshake_only = True
+                    break
+                except Exception as exc:  # every transport fails differently; each becomes one sentence
+                    if mode == "legacy" or target.url or not _closed(exc):
+                        raise Unreachable(
+                            _reason(target, exc, timeout, _last_line(errlog), statuses, stray)
+                        ) from None
+                    stray.clear()  # the same start-up lines again
+                    transport = _stdio(parameters, errlog, stray)
             started = True
             scope.deadline = math.inf
-            session = Session(client, stray, handshake_only=handshake_only)
+            session = Session(client, stray, handshake_only=mode == "legacy")
             try:
                 yield session
             finally:

@@ -78,7 +78,7 @@ class Row:
     changed: list[str]
     """Paths the probe changed in the sandbox: side effects."""
     start_stop: list[str]
-    """Paths the control session changed: the server's own starting and stopping."""
+    """Paths the control session changed, and what it left running: the server's own starting and stopping."""
     scratch_left: list[str]
     left_running: list[str]
     """Processes the server started that outlived it during the probe session (stopped by the audit)."""
@@ -192,9 +192,9 @@ async def audit_one(target: Target, place: Path | None) -> SandboxRun:
         return reading, changes(before, fingerprint(place) if place else {}), created, tried
 
     control, start_stop, _, start_stop_network = await session(probe=False)
-    start_stop += [f"left running: {command}" for command in control.left_running]
     reading, changed, created, network = await session(probe=True)
     own = {path[1:] for path in start_stop} | created
+    start_stop += [f"left running: {command}" for command in control.left_running]
     return SandboxRun(
         reading,
         [path for path in changed if path[1:] not in own],
