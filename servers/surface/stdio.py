@@ -21,10 +21,10 @@ import threading
 from typing import Any, BinaryIO
 
 import anyio
-import anyio.abc
 import anyio.from_thread
 import anyio.lowlevel
 import mcp_types
+from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.message import SessionMessage
 from mcp_types import (
@@ -46,13 +46,17 @@ from servers.surface.transport import InFlight, Stop
 # Python refuses to turn longer digit strings into int (sys.get_int_max_str_digits), and so does the
 # SDK's parser; reading the id again must not trip on them.
 MAX_INT_DIGITS = 4300
+# Lines read from stdin that the server has not taken yet: the reading thread waits once there are
+# this many, so a client that writes faster than the server reads is held back, not kept in memory.
+LINES_AHEAD = 16
 
 
 async def serve_stdio(server: MCPServer[Any], stop: Stop) -> None:
     """Serve until `stop` is requested (stdin closing requests it too), then drain and return."""
     lowlevel = lowlevel_server(server)
     wire_in, wire_out = _claim_stdio()
-    lines_in, lines = anyio.create_memory_object_stream[bytes]()
+    lines_in, lines = anyio.create_memory_object_stream[bytes](LINES_AHEAD)
+    room = threading.Semaphore(LINES_AHEAD)
     to_server, messages = anyio.create_memory_object_stream[SessionMessage | Exception]()
     from_server, answers = anyio.create_memory_object_stream[SessionMessage]()
     in_flight = InFlight[RequestId]()
@@ -66,6 +70,7 @@ async def serve_stdio(server: MCPServer[Any], stop: Stop) -> None:
         # to_server stays open after stdin closes: the SDK cancels the calls in flight once it ends.
         async with lines:
             async for line in lines:
+                room.release()
                 message = parse(line)
                 if isinstance(message, JSONRPCError):
                     await write(message)
@@ -84,7 +89,9 @@ async def serve_stdio(server: MCPServer[Any], stop: Stop) -> None:
             await write(answer.message)
 
     threading.Thread(
-        target=_read_lines, args=(wire_in, lines_in, anyio.lowlevel.current_token()), daemon=True
+        target=_read_lines,
+        args=(wire_in, lines_in, room, anyio.lowlevel.current_token()),
+        daemon=True,
     ).start()
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(read_requests)
@@ -109,13 +116,21 @@ def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
 
 
 def _read_lines(
-    wire: BinaryIO, lines: anyio.abc.ObjectSendStream[bytes], token: anyio.lowlevel.EventLoopToken
+    wire: BinaryIO,
+    lines: MemoryObjectSendStream[bytes],
+    room: threading.Semaphore,
+    token: anyio.lowlevel.EventLoopToken,
 ) -> None:
-    """The reading thread: hand each line to the event loop; closing the stream says stdin ended."""
+    """The reading thread: hand each line to the event loop; closing the stream says stdin ended.
+
+    Lines go over as plain calls, never as coroutines: a coroutine handed over just as the event loop
+    ends is never run, and Python prints a warning about it on stderr on the way out.
+    """
     try:
         for line in iter(wire.readline, b""):
-            anyio.from_thread.run(lines.send, line, token=token)
-        anyio.from_thread.run(lines.aclose, token=token)
+            room.acquire()  # a place in the stream's buffer, so send_nowait never has to wait
+            anyio.from_thread.run_sync(lines.send_nowait, line, token=token)
+        anyio.from_thread.run_sync(lines.close, token=token)
     except (anyio.BrokenResourceError, anyio.RunFinishedError):
         pass  # the server stopped first: nobody is reading any more
 

@@ -183,6 +183,49 @@ async def test_closing_stdin_still_answers_the_call_in_flight(tmp_path: Path) ->
     assert answered["result"]["content"][0]["text"] == "released"
 
 
+# A line arrives on stdin in the instant the event loop ends: the loop never runs again, and whatever
+# the reading thread handed it is dropped. This holds the loop still at that instant, with no timing:
+# the loop is never run, and closes once the handover is scheduled.
+LINE_HANDED_OVER_AS_THE_LOOP_ENDS = """
+import asyncio, gc, os, threading
+import anyio, anyio.lowlevel
+from servers.surface.stdio import LINES_AHEAD, _read_lines
+
+class Loop(asyncio.SelectorEventLoop):
+    handed_over = threading.Event()
+    def call_soon_threadsafe(self, *arguments, **options):
+        handle = super().call_soon_threadsafe(*arguments, **options)
+        self.handed_over.set()
+        return handle
+
+async def current_token():
+    return anyio.lowlevel.current_token()
+
+loop = Loop()
+token = loop.run_until_complete(current_token())
+lines_in, lines = anyio.create_memory_object_stream[bytes](LINES_AHEAD)
+reading, writing = os.pipe()
+os.write(writing, b"a line\\n")
+wire = os.fdopen(reading, "rb")
+room = threading.Semaphore(LINES_AHEAD)
+threading.Thread(target=_read_lines, args=(wire, lines_in, room, token), daemon=True).start()
+assert Loop.handed_over.wait(30)
+loop.close()
+gc.collect()
+"""
+
+
+async def test_a_line_read_just_as_the_server_stops_leaves_nothing_on_stderr() -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", LINE_HANDED_OVER_AS_THE_LOOP_ENDS,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    async with asyncio.timeout(GUARD_SECONDS):
+        _, stderr = await process.communicate()
+    assert stderr.decode() == ""  # no "coroutine ... was never awaited"
+    assert process.returncode == 0
+
+
 # --- HTTP -----------------------------------------------------------------------------------------
 
 
