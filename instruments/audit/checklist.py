@@ -111,8 +111,14 @@ STEM_CHARS = 6
 # Below this many tools, one prefix per tool is ordinary (system_cpu beside math_add), not a missing namespace.
 SHARED_PREFIX_MIN_TOOLS = 6
 MAX_NESTING = 3  # schemas may refer to themselves
+# The longest sentence among the 62 real servers labelled is 584 characters; reading further into one
+# only costs time on a hostile description (10 MB of padding took 50 s).
+MAX_SENTENCE_CHARS = 2000
 
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|\n+")
+# A Chinese or Japanese sentence ends at its full stop, exclamation or question mark, with no space.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|(?<=[\u3002\uff01\uff1f])|\n+")
+# Chinese, Japanese and Korean put no spaces between words: each character counts as one.
+WORD = re.compile(r"[A-Za-z0-9']+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 NAME_LIKE = re.compile(r"[A-Za-z0-9](?:[\w-]*\w)?")
 LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
 # First sentences that say something other than what the tool does: a warning, or when to use it.
@@ -125,16 +131,20 @@ NOT_WHAT = re.compile(
 HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
-    r"(^\W*(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|\buse (it|this( tool| function| command)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
+    r"(^\W*(usage:\s*)?(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|^\W*usage:\s*(if|when)\b"
+    r"|\buse (it|this( tool| function| command| operation| endpoint)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
-    r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (to|for|when)\b"
+    r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (by [\w ]{1,30} )?(to|for|when)\b"
+    r"|(?<!to )\bhelp(s|ing)? (\w+ ){0,2}(identify|find|determine|understand|debug|diagnose|decide|choose|discover|explore|troubleshoot|assess)\b"
+    r"|\bin response to\b|\bfor use (with|by|in)\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
     r"|in (situations|cases) where|(this|it) is for|after (you|you've|you have|the user)"
-    r"|once (you|the (user|assistant|model|agent)) (have|has|had)\b)\b",
+    r"|once (you|the (user|assistant|model|agent)) (have|has|had)\b)\b"
+    r"|用于|适用于|适合",
     re.IGNORECASE,
 )
 WHEN_NOT = re.compile(
@@ -142,14 +152,14 @@ WHEN_NOT = re.compile(
     r"|\b(instead|rather),? (use|call)\b|\buse \S+ instead\b|\bdeprecated\b|\binstead of this\b"
     r"|\bonly (works?|within|for|on|in|searches|supports?|returns?|reads?|lists?|accepts?|allowed|handles?)\b"
     r"|\b(cannot|can't|can not|will not|won't|does not|doesn't) (be used|work|handle|support|access|read|write|follow|"
-    r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop)\b"
+    r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist)\b"
     r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?) \d"
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
-    r"|\b(to|for) [^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
-    r"|\bmay be (lost|masked|truncated|redacted|omitted)\b|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(\w+( \w+)? only\)|\brather than\b|^\W*requires\b|\brequires (a|an) |\b(is|are) (refused|rejected|permanent)\b"
+    r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
+    r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
+    r"|\(\w+( \w+)? only\)|\brather than\b|\brequires?\b|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
     r"|\b(use|call) (the )?(?>['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
@@ -162,11 +172,11 @@ OTHER_TOOL_ORDER = re.compile(
 )
 # A limit on how often the model may call is not a limit of the tool; it does not say when not to.
 RATE_LIMIT = re.compile(
-    r"\b(\d+|once|twice) times?\b|\btimes per\b|\bper (question|conversation|turn|request|minute|hour|session)\b"
+    r"\b(\d+|once|twice) times?\b|\btimes per\b|\bper (question|conversation|turn|minute|hour|session)\b|\b(calls|requests|queries) per request\b"
     r"|\brate.?limit",
     re.IGNORECASE,
 )
-QUOTED = r"(?:['\"`][\w./-]+['\"`])"
+QUOTED = r"(?:['\"`][\w./=!~<>*+-]+['\"`])"
 CLOSED_SET = re.compile(
     # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
     r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))"
@@ -199,10 +209,23 @@ CLOSED_SET = re.compile(
     + r"(?:\s*,\s*"
     + QUOTED
     + r")+\s*\)"
+    # Two quoted options, the first explained: "'range' (default) or 'instant'".
+    + r"|['\"`][a-z][\w-]*['\"`]\s*\([^()]{1,40}\),? or ['\"`][a-z][\w-]*['\"`]"
+    # After a colon: "Operation type: 'replace', 'add', 'remove'", "by state: firing, pending, normal, error".
+    + r"|:\s*"
+    + QUOTED
+    + r"(?:\s*,\s*"
+    + QUOTED
+    + r"){2,}"
+    + r"|\b(state|status|type|mode|kind|level)s?:\s*[\w-]+(?:, [\w-]+){3,}(?:\s*\([^)]*\))?\.?$"
     + r"|\b(supported|allowed|accepted)( values| options)?:\s*[\w-]+(, [\w-]+){2,}",
     re.IGNORECASE,
 )
-EXAMPLES = re.compile(r"\b(such as|e\.g\.|eg|for example|for instance|like|example:?)\W*$", re.IGNORECASE)
+# 'Use format: "2h" (hours), "90m" (minutes) or "1.5h"' shows a format by examples; it lists no options.
+FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b", re.IGNORECASE)
+EXAMPLES = re.compile(
+    r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?)\W*$", re.IGNORECASE
+)
 PARAMETER_LINE = re.compile(
     r"^(?P<indent>\s*)(?:[-*•]\s*)?(?P<name>\w+)\s*(?:\([^)]*\))?\s*:\s*(?P<text>.*)$"
 )
@@ -400,9 +423,10 @@ def check_tool(
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences and lines, without a list's numbers ("1. Retrieves ..." is "Retrieves ...")."""
+    """Sentences and lines, without a list's numbers ("1. Retrieves ..." is "Retrieves ..."), each
+    judged on its first MAX_SENTENCE_CHARS characters."""
     stripped = (LIST_NUMBER.sub("", part.strip()) for part in SENTENCE_BREAK.split(text))
-    return [sentence for sentence in stripped if sentence]
+    return [sentence[:MAX_SENTENCE_CHARS] for sentence in stripped if sentence]
 
 
 def name_words(name: str) -> list[str]:
@@ -468,7 +492,7 @@ def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
     unlabelled = re.sub(r"^\W*(?-i:[A-Z][A-Z ]{2,40}):\s+", "", first)
     if NOT_WHAT.search(first) or NOT_WHAT.search(unlabelled):
         return "fail", f"first sentence is not about what it does: {first}"
-    found = re.findall(r"[A-Za-z0-9']+", first)
+    found = WORD.findall(first)
     own = [word.lower() for word in name_words(name)]
     new = {
         part
@@ -614,7 +638,11 @@ def _options(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     for found in pattern.finditer(text):
         before = text[max(0, found.start() - 30) : found.start()]
         sentence = text[: found.start()].rsplit(".", 1)[-1].strip()
-        if not EXAMPLES.search(before) and not sentence.lower().startswith("if "):
+        if (
+            not EXAMPLES.search(before)
+            and not sentence.lower().startswith("if ")
+            and not FORMAT.search(sentence)
+        ):
             return found
     return None
 

@@ -162,6 +162,14 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Passwords are NEVER returned for security reasons.",
         "Must include all imports.",
         "This process is lossy.",
+        "Limits: max 10,000 labels returned per request.",
+        "Changes require proper permissions.",
+        "This feature must be explicitly enabled in settings (enable_attachment_download=true).",
+        "Ambiguous sends are not retried automatically.",
+        "Matching names are returned (without body).",
+        "Anonymous Apex does not persist.",
+        "If the file cannot be read, the call fails before anything is sent.",
+        "最大支持 500km 的骑行路线规划",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -202,6 +210,14 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
         "This should be used to ingest data into the database.",
         "Prefer this over pages_rewrite for small edits.",
         "When to use:\n- a place near given coordinates",
+        "Usage: Use to query, filter or find patterns in one or more log groups.",
+        "Usage: If a query timed out, this tool can be used to fetch its results again.",
+        "Used by AI agents to clean up flags that are no longer in use.",
+        "AI agents can use this operation to define toggles for controlled rollouts.",
+        "Patterns help identify common log structures and anomalies.",
+        "Edit in response to review comments.",
+        "Returns the page id for use with pages_close.",
+        "用于规划骑行通勤方案",
     ],
 )
 def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
@@ -220,6 +236,25 @@ def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are() -> None:
     assert verdict(kind("Options: 'default', 'cohere', 'openai'"), "closed_sets_enum")[0] == "fail"
     assert verdict(kind('Operation type ("add", "remove", "list")'), "closed_sets_enum")[0] == "fail"
     assert verdict(kind("Supported: all, comments, watchers, changelog"), "closed_sets_enum")[0] == "fail"
+    assert verdict(kind("Operation type: 'replace', 'add', 'remove'"), "closed_sets_enum")[0] == "fail"
+    assert verdict(kind("'forward' (oldest first) or 'backward'"), "closed_sets_enum")[0] == "fail"
+    assert verdict(kind("One of the '=' or '!=' or '=~' or '!~'"), "closed_sets_enum")[0] == "fail"
+    assert (
+        verdict(kind("Filter by alert state: firing, pending, normal, error"), "closed_sets_enum")[0]
+        == "fail"
+    )
+    # Examples of a value or of a format list no options.
+    assert (
+        verdict(kind("Examples: 'renderedFields', 'transitions', 'changelog'"), "closed_sets_enum")[0]
+        == "pass"
+    )
+    assert (
+        verdict(
+            kind('Use format: "2h" (hours), "90m" (minutes), "2h30m" (combined), or "1.5h"'),
+            "closed_sets_enum",
+        )[0]
+        == "pass"
+    )
     assert (
         verdict(kind('JSON, e.g. {"epicKey": "EPIC-123"} or {"epic_link": "EPIC-9"}'), "closed_sets_enum")[0]
         == "pass"
@@ -363,3 +398,18 @@ def test_a_long_text_the_schema_allows_is_not_a_failure_to_refuse() -> None:
 def test_probe_results_cap_what_they_keep() -> None:
     result = ProbeResult("p", "a", "s", "error result", "x" * 100_000, [])
     assert len(result.text) < 2100
+
+
+# amap's own words, full-width commas included.
+FIRST_IN_CHINESE = "关键词搜，根据用户传入关键词，搜索出相关的POI。"  # noqa: RUF001
+
+
+def test_a_sentence_in_chinese_counts_its_characters_as_words() -> None:
+    tool = described("maps_text_search", f"{FIRST_IN_CHINESE}最大支持 50 条结果。")
+    assert verdict(tool, "says_what") == ("pass", FIRST_IN_CHINESE)
+    assert verdict(tool, "says_when_not") == ("pass", "最大支持 50 条结果。")
+
+
+def test_advice_on_arguments_is_not_when_not_to_use_it() -> None:
+    tool = described("web_search", "Search the web. For best results, use specific and descriptive queries.")
+    assert verdict(tool, "says_when_not")[0] == "fail"
