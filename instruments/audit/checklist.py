@@ -110,6 +110,7 @@ WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
 STEM_CHARS = 6
 # Below this many tools, one prefix per tool is ordinary (system_cpu beside math_add), not a missing namespace.
 SHARED_PREFIX_MIN_TOOLS = 6
+SHARED_PREFIX_MIN_SHARE = 0.5
 MAX_NESTING = 3  # schemas may refer to themselves
 # The longest sentence among the 62 real servers labelled is 584 characters; reading further into one
 # only costs time on a hostile description (10 MB of padding took 50 s).
@@ -159,12 +160,12 @@ WHEN_NOT = re.compile(
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(\w+( \w+)? only\)|\brather than\b|\brequires?\b|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
+    r"|\(\w+( \w+)? only\)|\brather than\b|^\W*requires\b|\brequires (a|an) |\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
     r"|\b(use|call) (the )?(?>['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
-    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|^\W*Raises:|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
+    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|^\W*excludes\b|^\W*Raises:|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -217,12 +218,19 @@ CLOSED_SET = re.compile(
     + r"(?:\s*,\s*"
     + QUOTED
     + r"){2,}"
+    + r"|:\s*[\w-]+(?:, [\w-]+)+,? or [\w-]+\.?$"
+    # Each option explained in turn: '"standard" for full node data, "minimal" for names only'.
+    + r"|^\s*"
+    + QUOTED
+    + r"\s*(?:\(default\)\s*)?(?:for|returns?|means|gives|shows)\b[^'\"`]{0,120}[,;]\s*"
+    + QUOTED
     + r"|\b(state|status|type|mode|kind|level)s?:\s*[\w-]+(?:, [\w-]+){3,}(?:\s*\([^)]*\))?\.?$"
     + r"|\b(supported|allowed|accepted)( values| options)?:\s*[\w-]+(, [\w-]+){2,}",
     re.IGNORECASE,
 )
-# 'Use format: "2h" (hours), "90m" (minutes) or "1.5h"' shows a format by examples; it lists no options.
-FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b", re.IGNORECASE)
+# 'Use format: "2h" (hours), "90m" (minutes) or "1.5h"' shows a format by examples, and an option
+# "YYYY-MM-DD" is a pattern to fill in: neither lists the options.
+FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b|(?-i:\bY{2,4}-MM\b)", re.IGNORECASE)
 EXAMPLES = re.compile(
     r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?)\W*$", re.IGNORECASE
 )
@@ -472,14 +480,19 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
         return "fail", f"{name} starts with the verb {prefix}, which any service's tools could start with"
     if prefix in GENERIC_PREFIXES:
         return "fail", f"{name} starts with {prefix}, which says nothing about whose tool it is"
-    if prefix in {word.lower() for word in re.split(r"[^A-Za-z0-9]+", server_name)}:
+    service = {word.lower() for word in re.split(r"[^A-Za-z0-9]+", server_name)}
+    if prefix in service:
         return "pass", f"prefix {prefix}_ is the server's name"
-    # A namespace is what a server's tools share: distance_tool beside buffer_tool names its subject.
-    sharing = server.first_words[prefix] - (name in server.names)
-    if len(server.names) >= SHARED_PREFIX_MIN_TOOLS and not sharing:
+    if parts[-1].lower() in service:  # web_search_exa
+        return "pass", f"suffix _{parts[-1].lower()} is the server's name"
+    # A namespace is what most of a server's tools share (browser_click, browser_type); a prefix only
+    # a few share names their subject: distance_tool beside buffer_tool, stories-search beside epics-search.
+    sharing, tools = server.first_words[prefix] + (name not in server.names), len(server.names)
+    if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools:
         return (
             "fail",
-            f"no other tool of this server starts with {parts[0]}_, so it names the subject, not the service",
+            f"{sharing} of this server's {tools} tools start with {parts[0]}_, so it names their subject, "
+            "not the service",
         )
     return "pass", f"prefix {prefix}_ names a domain"
 
@@ -641,7 +654,7 @@ def _options(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
         if (
             not EXAMPLES.search(before)
             and not sentence.lower().startswith("if ")
-            and not FORMAT.search(sentence)
+            and not FORMAT.search(sentence + found.group(0))
         ):
             return found
     return None

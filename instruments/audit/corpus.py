@@ -132,12 +132,15 @@ def _npm(folder: Path, pins: list[str]) -> None:
     )
 
 
-def sandbox(cache: Path, name: str, fixture: str | None) -> Path:
+def sandbox(cache: Path, name: str, fixture: str | None, files: dict[str, str]) -> Path:
+    """A fresh directory for one server: `files` are what it needs to start (a dummy OAuth client)."""
     place = cache / "sandbox" / name
     shutil.rmtree(place, ignore_errors=True)
     (place / "files").mkdir(parents=True)
     (place / "home").mkdir()
     (place / "files" / "hello.txt").write_text("hello world\n")
+    for relative, text in files.items():
+        (place / relative).write_text(text)
     if fixture == "git-repo":
         (place / "README.md").write_text("# sandbox\n")
         git = ["git", "-C", str(place), "-c", "user.name=audit", "-c", "user.email=audit@example.invalid"]
@@ -392,7 +395,7 @@ def corpus_command(argv: Sequence[str]) -> int:
     before = json.loads(args.before.read_text()) if args.before else {}
     rows = []
     for server in servers:
-        place = sandbox(args.cache, server["name"], server.get("fixture"))
+        place = sandbox(args.cache, server["name"], server.get("fixture"), server.get("files", {}))
         here = {
             "venv": str(args.cache / "pypi" / server["name"]),
             "node_modules": str(args.cache / "npm" / server["name"] / "node_modules"),

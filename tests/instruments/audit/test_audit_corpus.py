@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 
 from instruments.audit.connect import Target
-from instruments.audit.corpus import STRACE, audit_one, changes, corpus_command, fingerprint, off_machine
+from instruments.audit.corpus import (
+    STRACE,
+    audit_one,
+    changes,
+    corpus_command,
+    fingerprint,
+    off_machine,
+    sandbox,
+)
 from instruments.audit.run import audit_readings, read_all
 
 ROGUE = Path(__file__).with_name("rogue_server.py")
@@ -30,6 +38,13 @@ async def test_the_probe_is_blamed_only_for_what_starting_and_stopping_do_not_ch
     assert sandboxed.start_stop == ["~state.txt"]
     assert sandboxed.changed == ["+called.txt"]
     assert sandboxed.reading.probes["rogue_lookup"]
+
+
+def test_a_sandbox_holds_the_files_its_server_needs_to_start(tmp_path: Path) -> None:
+    keys = '{"installed": {"client_id": "dummy"}}\n'
+    place = sandbox(tmp_path, "google-calendar", None, {"gcp-oauth.keys.json": keys})
+    assert (place / "gcp-oauth.keys.json").read_text() == keys
+    assert (place / "home").is_dir()  # HOME for the server, inside the sandbox
 
 
 def can_trace() -> bool:

@@ -170,6 +170,7 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Anonymous Apex does not persist.",
         "If the file cannot be read, the call fails before anything is sent.",
         "最大支持 500km 的骑行路线规划",
+        "Excludes File nodes.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -243,7 +244,19 @@ def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are() -> None:
         verdict(kind("Filter by alert state: firing, pending, normal, error"), "closed_sets_enum")[0]
         == "fail"
     )
+    assert (
+        verdict(kind("Sort column: criticality, depth, node_count, or name."), "closed_sets_enum")[0]
+        == "fail"
+    )
+    assert (
+        verdict(kind('"standard" for full node data, "minimal" for names only.'), "closed_sets_enum")[0]
+        == "fail"
+    )
     # Examples of a value or of a format list no options.
+    assert (
+        verdict(kind('Relative dates: "YYYY-MM-DD", "today", "yesterday", "tomorrow"'), "closed_sets_enum")[0]
+        == "pass"
+    )
     assert (
         verdict(kind("Examples: 'renderedFields', 'transitions', 'changelog'"), "closed_sets_enum")[0]
         == "pass"
@@ -270,19 +283,30 @@ def test_a_service_prefix_is_a_namespace() -> None:
     assert verdict(described("units_convert", "x"), "namespaced", server="convert")[0] == "pass"
 
 
-def test_a_namespace_is_a_prefix_the_servers_tools_share() -> None:
-    siblings = {"browser_click", "browser_type", "distance_tool", "buffer_tool", "area_tool", "bbox_tool"}
-
-    def namespaced(name: str) -> str:
+def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
+    def namespaced(name: str, siblings: set[str], server: str = "maps") -> str:
         (check,) = [
             c
-            for c in check_tool(described(name, "x"), "maps", set(), "", ServerTools.of(siblings))
+            for c in check_tool(described(name, "x"), server, set(), "", ServerTools.of(siblings))
             if c.id == "namespaced"
         ]
         return check.status
 
-    assert namespaced("browser_click") == "pass"
-    assert namespaced("distance_tool") == "fail"
+    browser = {"browser_click", "browser_type", "browser_close", "browser_drag", "tabs_list", "tabs_close"}
+    assert namespaced("browser_click", browser) == "pass"
+    subjects = {"distance_tool", "buffer_tool", "area_tool", "bbox_tool", "centroid_tool", "hull_tool"}
+    assert namespaced("distance_tool", subjects) == "fail"
+    # Resource first: each resource's tools share a word, but none says whose tools they are.
+    resources = {
+        "stories-search",
+        "stories-create",
+        "epics-search",
+        "epics-create",
+        "teams-list",
+        "labels-list",
+    }
+    assert namespaced("stories-search", resources, "shortcut") == "fail"
+    assert namespaced("web_search_exa", {"web_search_exa", "web_fetch_exa", *subjects}, "exa") == "pass"
     assert verdict(described("distance_tool", "x"), "namespaced")[0] == "pass"  # alone, nothing to compare
     (few,) = [
         c
