@@ -122,8 +122,8 @@ def _pip(venv: Path, pins: list[str]) -> None:
 def _npm(folder: Path, pins: list[str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "package.json").write_text('{"name": "audit-corpus", "private": true}\n')
-    # No browser download: the audit needs playwright's tool list, not a browser.
-    env = {**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
+    # No browser download: the audit needs playwright's and puppeteer's tool lists, not a browser.
+    env = {**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "PUPPETEER_SKIP_DOWNLOAD": "1"}
     subprocess.run(
         ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", *pins],
         cwd=folder,
