@@ -11,21 +11,24 @@ when not; describe every parameter; namespace names; return actionable errors), 
 - input_schema: the definition has an inputSchema that is a valid JSON Schema object (MCP requires one).
 - namespaced: the name has at least two words and its first word is a namespace. A common verb
   (get, convert, create, list, read, ...) never is, even when the server is named after it: any
-  service's tools could start with it. Otherwise the server's own name or a domain word is, but on
-  a server of 6 tools or more only a first word another tool shares: distance_tool beside
-  buffer_tool names its subject, not its service.
+  service's tools could start with it. The server's own name is, as a prefix or a suffix
+  (web_search_exa); any other word only on a server of fewer than 6 tools, or when at least half
+  its tools share it (browser_click): distance_tool beside buffer_tool, or Shortcut's stories-search
+  beside epics-search, names the tool's subject, not its service.
 - says_what: the first sentence (past headings such as "🎯 Purpose:" and list numbers) has at least
   3 words, one of them a content word beyond the name's own words and filler, so it is not the name
-  restated; a first sentence that warns or says when instead ("Use this tool when ...") fails.
+  restated (in Chinese, Japanese or Korean each character counts as a word); a first sentence that
+  warns or says when instead ("Use this tool when ...") fails.
 - says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
   for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
   used to", which describes rather than chooses.
 - says_when_not: some sentence says when not to, or where the tool stops: "do not use", "not for",
   a deprecation ("DEPRECATED", "use X instead", X any of the server's tools however spelt), a limit
   ("only works within ...", "cannot ...", "at most 100 ...", "the operation will fail if ...",
-  "(Cloud only)", "rather than ...", "Requires ..."), or "call this tool ... unless ...". A rate
-  limit on the model ("not more than 3 times per question") is not one, nor "use X to find the id"
-  (an input fetched first).
+  "(Cloud only)", "rather than ...", "Requires ...", "requires permissions", "Excludes ...",
+  "at most 10,000 returned per request"), or "call this tool ... unless ...". A rate limit on the
+  model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
+  fetched first), nor advice on arguments ("For best results, use ...").
 - params_described: every top-level parameter has a description.
 - schema_closed: the input schema sets additionalProperties: false.
 - required_declared: every parameter without a default is listed in `required`.
@@ -34,7 +37,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   page, per_page, offset, depth, steps, ...) or whose description states a bound in prose ("max: 100"): a bound said only
   in prose does not pass, since nothing enforces it. Other numbers may be any measured value.
 - closed_sets_enum: no string parameter describes a fixed set of options in prose ("one of ...",
-  "'local', 'remote' or 'all'", "possible values: ...") without an enum.
+  "'local', 'remote' or 'all'", "possible values: ...", "Sort column: a, b, or c") without an enum.
+  Examples ("e.g.", "Examples:") and formats ("Use format: ...", "YYYY-MM-DD") list no options.
 - title_set: a title is set (on the tool or in its annotations).
 - annotations_set: the hints that mean something are set. Per the MCP spec, destructiveHint and
   idempotentHint only mean something when readOnlyHint is false, so a read-only tool needs
@@ -117,7 +121,12 @@ MAX_NESTING = 3  # schemas may refer to themselves
 MAX_SENTENCE_CHARS = 2000
 
 # A Chinese or Japanese sentence ends at its full stop, exclamation or question mark, with no space.
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|(?<=[\u3002\uff01\uff1f])|\n+")
+# A Chinese or Japanese sentence ends at its full stop, exclamation or question mark, with no space.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|(?<=[\u3002\uff01\uff1f])")
+# Docstrings wrap a sentence over several lines; a new line starts a new sentence only after a stop,
+# a colon or a heading, or when it starts a list item or a "name: text" entry.
+LINE_ENDS_SENTENCE = re.compile(r"[.!?:;\u3002\uff01\uff1f]$|^#")
+LINE_STARTS_ITEM = re.compile(r"[-*•#|>]|\d{1,2}[.)]|[\w ]{1,30}(?:\([^)]*\))?:(?:\s|$)")
 # Chinese, Japanese and Korean put no spaces between words: each character counts as one.
 WORD = re.compile(r"[A-Za-z0-9']+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 NAME_LIKE = re.compile(r"[A-Za-z0-9](?:[\w-]*\w)?")
@@ -153,14 +162,14 @@ WHEN_NOT = re.compile(
     r"|\b(instead|rather),? (use|call)\b|\buse \S+ instead\b|\bdeprecated\b|\binstead of this\b"
     r"|\bonly (works?|within|for|on|in|searches|supports?|returns?|reads?|lists?|accepts?|allowed|handles?)\b"
     r"|\b(cannot|can't|can not|will not|won't|does not|doesn't) (be used|work|handle|support|access|read|write|follow|"
-    r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist)\b"
-    r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?) \d"
+    r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist|try|attempt|connect)\b"
+    r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?)( about| around| roughly)? \d"
     r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(\w+( \w+)? only\)|\brather than\b|^\W*requires\b|\brequires (a|an) |\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
+    r"|\(\w+( \w+)? only\)|\(read-only\)|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches) only\b|\brather than\b|^\W*requires\b|\brequires (a|an) |\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
     r"|\b(use|call) (the )?(?>['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
@@ -296,7 +305,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (set|specify|provide|pass|include|supply|give|enter|select|choose)\b| use ['\"`]?[\w-]+['\"`]? as\b)"
+            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| use ['\"`]?[\w-]+['\"`]? as\b)"
             r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b",
             re.IGNORECASE,
         ),
@@ -431,9 +440,23 @@ def check_tool(
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences and lines, without a list's numbers ("1. Retrieves ..." is "Retrieves ..."), each
-    judged on its first MAX_SENTENCE_CHARS characters."""
-    stripped = (LIST_NUMBER.sub("", part.strip()) for part in SENTENCE_BREAK.split(text))
+    """Sentences, list items and headings, without a list's numbers ("1. Retrieves ..." is
+    "Retrieves ..."), each judged on its first MAX_SENTENCE_CHARS characters."""
+    blocks: list[list[str]] = []
+    for line in (line.strip() for line in text.splitlines()):
+        if not line:
+            blocks.append([])
+        elif (
+            blocks
+            and blocks[-1]
+            and not LINE_ENDS_SENTENCE.search(blocks[-1][-1])
+            and not LINE_STARTS_ITEM.match(line)
+        ):
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    parts = (part for block in blocks if block for part in SENTENCE_BREAK.split(" ".join(block)))
+    stripped = (LIST_NUMBER.sub("", part.strip()) for part in parts)
     return [sentence[:MAX_SENTENCE_CHARS] for sentence in stripped if sentence]
 
 
@@ -475,7 +498,7 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     parts = name_words(name)
     if len(parts) < 2:
         return "fail", f"{name} is one word, with no prefix saying which service it belongs to"
-    prefix = parts[0].lower()
+    prefix, suffix = parts[0].lower(), parts[-1].lower()
     if prefix in GENERIC_VERBS:
         return "fail", f"{name} starts with the verb {prefix}, which any service's tools could start with"
     if prefix in GENERIC_PREFIXES:
@@ -483,8 +506,8 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     service = {word.lower() for word in re.split(r"[^A-Za-z0-9]+", server_name)}
     if prefix in service:
         return "pass", f"prefix {prefix}_ is the server's name"
-    if parts[-1].lower() in service:  # web_search_exa
-        return "pass", f"suffix _{parts[-1].lower()} is the server's name"
+    if suffix in service - GENERIC_VERBS:  # web_search_exa; not units_convert on a server named convert
+        return "pass", f"suffix _{suffix} is the server's name"
     # A namespace is what most of a server's tools share (browser_click, browser_type); a prefix only
     # a few share names their subject: distance_tool beside buffer_tool, stories-search beside epics-search.
     sharing, tools = server.first_words[prefix] + (name not in server.names), len(server.names)
@@ -520,9 +543,10 @@ def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
 
 
 def _same_word(word: str, other: str) -> bool:
-    """Forms of one word: log and logs, branch and branches, summary and summarize; not time and timezone."""
+    """Forms of one word: log and logs, branch and branches, story and stories, summary and summarize;
+    not time and timezone."""
     short, long = sorted((word.lower(), other.lower()), key=len)
-    if short == long:
+    if short == long or (short.endswith("y") and long == short[:-1] + "ies"):
         return True
     if len(short) < 3 or not long.startswith(short[:STEM_CHARS]):
         return False
@@ -608,6 +632,7 @@ def _numbers_bounded(schema: dict[str, Any], params: dict[str, dict[str, Any]]) 
         if not (
             {"minimum", "exclusiveMinimum"} & node.keys() and {"maximum", "exclusiveMaximum"} & node.keys()
         )
+        and not ("enum" in node or "const" in node)  # a fixed set of values bounds them too
     ]
     if unbounded:
         names = list(dict.fromkeys(unbounded))

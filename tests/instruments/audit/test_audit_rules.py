@@ -52,6 +52,7 @@ def test_a_complete_sentence_says_what_even_when_it_shares_words_with_the_name()
     )
     assert verdict(tool, "says_what")[0] == "pass"
     assert verdict(described("notes_search", "Searches notes."), "says_what")[0] == "fail"
+    assert verdict(described("stories-update-task", "Update a task in a story."), "says_what")[0] == "fail"
 
 
 def test_a_read_only_tool_needs_only_the_hints_that_mean_something() -> None:
@@ -64,6 +65,12 @@ def test_a_read_only_tool_needs_only_the_hints_that_mean_something() -> None:
         annotations=ToolAnnotations(read_only_hint=False, open_world_hint=False),
     )
     assert verdict(writer, "annotations_set") == ("fail", "unset: destructiveHint, idempotentHint")
+
+
+def test_an_enum_of_numbers_bounds_them() -> None:
+    level = {"max_options_trading_level": {"type": "integer", "enum": [0, 1, 2, 3]}}
+    tool = described("account_update", "Update account settings.", properties=level)
+    assert verdict(tool, "numbers_bounded")[0] == "pass"
 
 
 def test_count_like_numbers_need_bounds_and_a_prose_bound_is_named() -> None:
@@ -171,6 +178,14 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "If the file cannot be read, the call fails before anything is sent.",
         "最大支持 500km 的骑行路线规划",
         "Excludes File nodes.",
+        "Lists the user's services (read-only).",
+        "If the document is not found, it will raise an exception.",
+        "For a new index, prefer the create_index tool over a raw statement.",
+        "The connected user sees only the indexes they can access.",
+        "Without a bucket name it will not try to connect to the bucket.",
+        "The file must be base64, at most about 2.9 MB after decoding.",
+        "For aggregated long-term data, prefer `pages_statistics`.",
+        "In Docker, backups persist only if the folder is mounted.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -437,3 +452,22 @@ def test_a_sentence_in_chinese_counts_its_characters_as_words() -> None:
 def test_advice_on_arguments_is_not_when_not_to_use_it() -> None:
     tool = described("web_search", "Search the web. For best results, use specific and descriptive queries.")
     assert verdict(tool, "says_when_not")[0] == "fail"
+
+
+def test_a_requirement_on_the_machine_is_not_an_order_to_the_model() -> None:
+    tool = described(
+        "pandoc_convert", "Convert documents. You MUST install TeX Live before converting to PDF."
+    )
+    assert verdict(tool, "no_hijack")[0] == "pass"
+
+
+def test_a_sentence_wrapped_over_lines_is_read_whole() -> None:
+    tool = described(
+        "records_search",
+        "Search records.\n\n    Prefer one call with a larger limit over many small pages. For counts and\n"
+        "    per-group totals, use records_aggregate.\n\n    Args:\n        model: the model name",
+    )
+    assert verdict(tool, "says_when_not") == (
+        "pass",
+        "For counts and per-group totals, use records_aggregate.",
+    )
