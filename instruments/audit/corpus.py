@@ -140,6 +140,7 @@ def sandbox(cache: Path, name: str, fixture: str | None, files: dict[str, str]) 
     (place / "home").mkdir()
     (place / "files" / "hello.txt").write_text("hello world\n")
     for relative, text in files.items():
+        (place / relative).parent.mkdir(parents=True, exist_ok=True)
         (place / relative).write_text(text)
     if fixture == "git-repo":
         (place / "README.md").write_text("# sandbox\n")

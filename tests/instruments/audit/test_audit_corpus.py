@@ -42,8 +42,11 @@ async def test_the_probe_is_blamed_only_for_what_starting_and_stopping_do_not_ch
 
 def test_a_sandbox_holds_the_files_its_server_needs_to_start(tmp_path: Path) -> None:
     keys = '{"installed": {"client_id": "dummy"}}\n'
-    place = sandbox(tmp_path, "google-calendar", None, {"gcp-oauth.keys.json": keys})
+    place = sandbox(
+        tmp_path, "google-calendar", None, {"gcp-oauth.keys.json": keys, "home/.claude/projects/.keep": ""}
+    )
     assert (place / "gcp-oauth.keys.json").read_text() == keys
+    assert (place / "home" / ".claude" / "projects").is_dir()
     assert (place / "home").is_dir()  # HOME for the server, inside the sandbox
 
 
