@@ -142,12 +142,13 @@ HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
     r"(^\W*(usage:\s*)?(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|^\W*usage:\s*(if|when)\b"
-    r"|\buse (it|this( tool| function| command| operation| endpoint)?) (\w+ly )?(when|whenever|for|if|to|after|before|instead of)"
+    r"|(?<!n't )(?<!not )(?<!never )\buse (it|this( tool| function| command| operation| endpoint)?) (\w+ly |only |as a fallback )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
     r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (by [\w ]{1,30} )?(to|for|when)\b"
     r"|(?<!to )\bhelp(s|ing)? (\w+ ){0,2}(identify|find|determine|understand|debug|diagnose|decide|choose|discover|explore|troubleshoot|assess)\b"
-    r"|\bin response to\b|\bfor use (with|by|in)\b"
+    r"|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
+    r"|\bbest practice (is )?to\b|\bprerequisite for\b|\b(create|call|run) (one|it|this) when\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
@@ -169,7 +170,7 @@ WHEN_NOT = re.compile(
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(\w+( \w+)? only\)|\(read-only\)|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches) only\b|\brather than\b|^\W*requires\b|\brequires (a|an) |\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
+    r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports) only\b|\brather than\b|^\W*requires\b(?! (a |an |the )?(user-provided )?(\w*(Id|ID|_id|_name|Name)|name|id)\b)|\brequires (a|an) (?!(user-provided )?\w*(Id|ID|_id)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
     r"|\b(use|call) (the )?(?>['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
@@ -305,7 +306,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| use ['\"`]?[\w-]+['\"`]? as\b)"
+            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| use ['\"`]?[\w-]+['\"`]? as\b)"
             r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b",
             re.IGNORECASE,
         ),
@@ -424,7 +425,7 @@ def check_tool(
         ("input_schema", *_input_schema(schema, schema_problem)),
         ("namespaced", *_namespaced(tool.name, server_name, siblings)),
         ("says_what", *_says_what(tool.name, [s for s in sentences if not HEADING.match(s)])),
-        ("says_when", *_first_match(WHEN, sentences, "no sentence says when to use it")),
+        ("says_when", *_says_when(tool.name, sentences)),
         ("says_when_not", *_when_not(tool.name, sentences, siblings)),
         ("params_described", *_params_described(params)),
         ("schema_closed", *_schema_closed(schema)),
@@ -556,6 +557,13 @@ def _same_word(word: str, other: str) -> bool:
 def _camel_parts(word: str) -> list[str]:
     """taskId is task and id, so a name's words written together are still the name's."""
     return [part.lower() for part in re.split(r"(?<=[a-z])(?=[A-Z])|'", word) if part]
+
+
+def _says_when(name: str, sentences: list[str]) -> tuple[Status, str]:
+    # "use set_tool_tier only for an explicit override", in set_tool_tier's own description
+    own = re.compile(rf"['\"`]?(?<![\w-]){re.escape(name)}(?![\w-])['\"`]?")
+    sentence = next((s for s in sentences if WHEN.search(own.sub("this tool", s))), None)
+    return ("pass", sentence) if sentence else ("fail", "no sentence says when to use it")
 
 
 def _first_match(pattern: re.Pattern[str], sentences: list[str], missing: str) -> tuple[Status, str]:

@@ -186,6 +186,19 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "The file must be base64, at most about 2.9 MB after decoding.",
         "For aggregated long-term data, prefer `pages_statistics`.",
         "In Docker, backups persist only if the folder is mounted.",
+        "THIS TOOL SENDS IMMEDIATELY AND CANNOT SCHEDULE.",
+        "GitHub URLs only.",
+        "Directories only, not files.",
+        "Skips .gitignore matches.",
+        "The file must be under an already-indexed folder.",
+        "NOT the tool for 'where is this used'.",
+        "A temporary download URL, valid for 1 hour.",
+        "Moves the page into a folder (n8n 2.32+).",
+        "Reading requires n8n >= 2.30.",
+        "Covers only changes made through this server.",
+        "Consider using pages_preview for simpler calculations.",
+        "Notifications older than 90 days aren't retained.",
+        "This is the configuration, as opposed to the run.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -225,6 +238,10 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
         "Use only if needed (e.g. new imports).",
         "This should be used to ingest data into the database.",
         "Prefer this over pages_rewrite for small edits.",
+        "Use pages_edit only for an explicit override.",
+        "It's best practice to preview every time before editing.",
+        "Typically used for fixing typos.",
+        "This is a prerequisite for using the other page tools.",
         "When to use:\n- a place near given coordinates",
         "Usage: Use to query, filter or find patterns in one or more log groups.",
         "Usage: If a query timed out, this tool can be used to fetch its results again.",
@@ -471,3 +488,19 @@ def test_a_sentence_wrapped_over_lines_is_read_whole() -> None:
         "pass",
         "For counts and per-group totals, use records_aggregate.",
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key"),
+    [
+        ("Requires a projectId.", "says_when_not"),
+        ("Don't use this for filtering metrics.", "says_when"),
+    ],
+)
+def test_an_argument_asked_for_or_a_use_refused_is_not_when(sentence: str, key: str) -> None:
+    assert verdict(described("runs_list", f"List the runs of a project. {sentence}"), key)[0] == "fail"
+
+
+def test_argument_guidance_with_also_is_not_an_order() -> None:
+    tool = described("issues_edit", "Edit an issue. When setting milestoneId, you must also set projectId.")
+    assert verdict(tool, "no_hijack")[0] == "pass"
