@@ -134,7 +134,7 @@ LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
 # First sentences that say something other than what the tool does: a warning, or when to use it.
 NOT_WHAT = re.compile(
     r"^\W*(\w+ ){0,2}(warning|caution|note|important|notice|attention|limit)\b\W*:|^\W*⚠"
-    r"|^\W*(use|call) (this|it)\b|^\W*(when|if) ",
+    r"|^\W*(use|call) (this|it)(?: tool| function)?+ (?!to\b)|^\W*(when|if) ",
     re.IGNORECASE,
 )
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
@@ -307,7 +307,9 @@ HIJACK = (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
             r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| use ['\"`]?[\w-]+['\"`]? as\b)"
-            r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b",
+            r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
+            # Orders on how the model answers the user are not about this tool.
+            r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b",
             re.IGNORECASE,
         ),
         "standing order",
@@ -321,7 +323,8 @@ HIJACK = (
     ),
     (
         re.compile(
-            r"\b(the|first and) only tool (for|that|to|when)\b|\bmost important tool\b|\buse (it |this( tool)? )?often\b",
+            r"\b(the|first and) only tool (for|that|to|when)\b|\bmost important tool\b|\buse (it |this( tool)? )?often\b"
+            r"|\bnever \w+ [^.]{0,40}\bwithout (using )?this tool\b|(?-i:\bSTART HERE\b)",
             re.IGNORECASE,
         ),
         "claim to be the first choice",
@@ -462,7 +465,8 @@ def split_sentences(text: str) -> list[str]:
 
 
 def name_words(name: str) -> list[str]:
-    return [word for word in re.split(r"[_\-.]+", name) if word]
+    """browser_take_screenshot, get-issue, mastraDocs: the words a name is made of."""
+    return [word for word in re.split(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])", name) if word]
 
 
 def _name_valid(name: str) -> tuple[Status, str]:
