@@ -159,6 +159,14 @@ def pid_gone(pid: int) -> bool:
         return stat.read().split()[2] == "Z"
 
 
+def wait_until_gone(pid: int, what: str) -> None:
+    """Only a guard against a hang: the audit has already stopped the process when this is called."""
+    deadline = time.monotonic() + 30
+    while not pid_gone(pid):
+        assert time.monotonic() < deadline, f"{what} was left running"
+        time.sleep(0.1)
+
+
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
     tmp_path: Path, signum: int, code: int
@@ -182,22 +190,14 @@ def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
     _stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == code
     assert stderr == ""
-    server = int(pid_file.read_text())
-    deadline = time.monotonic() + 30
-    while not pid_gone(server):
-        assert time.monotonic() < deadline, "the server was left running"
-        time.sleep(0.1)
+    wait_until_gone(int(pid_file.read_text()), "the server")
 
 
 def test_a_process_the_server_leaves_running_is_stopped_and_reported(tmp_path: Path) -> None:
     pid_file = tmp_path / "daemon"
     done = run_audit("--json", "--server", rogue("daemon"), env={"ROGUE_DAEMON_PID_FILE": str(pid_file)})
     assert done.returncode == 0, done.stderr
-    daemon = int(pid_file.read_text())
-    deadline = time.monotonic() + 10
-    while not pid_gone(daemon):
-        assert time.monotonic() < deadline, "the server's daemon was left running"
-        time.sleep(0.1)
+    wait_until_gone(int(pid_file.read_text()), "the server's daemon")
     (server,) = json.loads(done.stdout)["servers"]
     (check,) = [c for c in server["checks"] if c["id"] == "stops_cleanly"]
     assert check["status"] == "fail"

@@ -13,8 +13,11 @@ from instruments.audit.probe import Plan, probe_checks
 from instruments.audit.setchecks import near_duplicates
 
 
-def verdict(tool: Tool, key: str, server: str = "files") -> tuple[str, str]:
-    (check,) = [c for c in check_tool(tool, server, set()) if c.id == key]
+def verdict(
+    tool: Tool, key: str, server: str = "files", siblings: frozenset[str] | set[str] = frozenset()
+) -> tuple[str, str]:
+    """One check's verdict; `siblings` are the tool names of the tool's own server."""
+    (check,) = [c for c in check_tool(tool, server, set(), "", ServerTools.of(siblings)) if c.id == key]
     return check.status, check.evidence
 
 
@@ -142,14 +145,8 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "crm-list-objects",
         "Lists objects of one type. Use crm-search-objects for targeted queries.",
     )
-    (check,) = [
-        c
-        for c in check_tool(
-            tool, "crm", set(), "", ServerTools.of({"crm-list-objects", "crm-search-objects"})
-        )
-        if c.id == "says_when_not"
-    ]
-    assert check.status == "pass"
+    siblings = {"crm-list-objects", "crm-search-objects"}
+    assert verdict(tool, "says_when_not", "crm", siblings)[0] == "pass"
     # Without the sibling's name known, a hyphenated word is not taken for a tool.
     assert verdict(tool, "says_when_not")[0] == "fail"
 
@@ -222,12 +219,7 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
     sentence: str, status: str
 ) -> None:
     tool = described("pages_close", f"Close a browser page by its index. {sentence}")
-    (check,) = [
-        c
-        for c in check_tool(tool, "pages", set(), "", ServerTools.of({"pages_close", "pages_list"}))
-        if c.id == "says_when_not"
-    ]
-    assert check.status == status
+    assert verdict(tool, "says_when_not", "pages", {"pages_close", "pages_list"})[0] == status
 
 
 @pytest.mark.parametrize(
@@ -259,51 +251,31 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
     )
 
 
-def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are() -> None:
-    def kind(text: str) -> Tool:
-        return described(
-            "crm_list", "List objects.", properties={"kind": {"type": "string", "description": text}}
-        )
-
-    assert verdict(kind("Valid values include: companies, contacts, deals."), "closed_sets_enum")[0] == "pass"
-    assert verdict(kind("Options: 'default', 'cohere', 'openai'"), "closed_sets_enum")[0] == "fail"
-    assert verdict(kind('Operation type ("add", "remove", "list")'), "closed_sets_enum")[0] == "fail"
-    assert verdict(kind("Supported: all, comments, watchers, changelog"), "closed_sets_enum")[0] == "fail"
-    assert verdict(kind("Operation type: 'replace', 'add', 'remove'"), "closed_sets_enum")[0] == "fail"
-    assert verdict(kind("'forward' (oldest first) or 'backward'"), "closed_sets_enum")[0] == "fail"
-    assert verdict(kind("One of the '=' or '!=' or '=~' or '!~'"), "closed_sets_enum")[0] == "fail"
-    assert (
-        verdict(kind("Filter by alert state: firing, pending, normal, error"), "closed_sets_enum")[0]
-        == "fail"
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Valid values include: companies, contacts, deals.", "pass"),
+        ("Options: 'default', 'cohere', 'openai'", "fail"),
+        ('Operation type ("add", "remove", "list")', "fail"),
+        ("Supported: all, comments, watchers, changelog", "fail"),
+        ("Operation type: 'replace', 'add', 'remove'", "fail"),
+        ("'forward' (oldest first) or 'backward'", "fail"),
+        ("One of the '=' or '!=' or '=~' or '!~'", "fail"),
+        ("Filter by alert state: firing, pending, normal, error", "fail"),
+        ("Sort column: criticality, depth, node_count, or name.", "fail"),
+        ('"standard" for full node data, "minimal" for names only.', "fail"),
+        # Examples of a value or of a format list no options.
+        ('Relative dates: "YYYY-MM-DD", "today", "yesterday", "tomorrow"', "pass"),
+        ("Examples: 'renderedFields', 'transitions', 'changelog'", "pass"),
+        ('Use format: "2h" (hours), "90m" (minutes), "2h30m" (combined), or "1.5h"', "pass"),
+        ('JSON, e.g. {"epicKey": "EPIC-123"} or {"epic_link": "EPIC-9"}', "pass"),
+    ],
+)
+def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are(text: str, status: str) -> None:
+    tool = described(
+        "crm_list", "List objects.", properties={"kind": {"type": "string", "description": text}}
     )
-    assert (
-        verdict(kind("Sort column: criticality, depth, node_count, or name."), "closed_sets_enum")[0]
-        == "fail"
-    )
-    assert (
-        verdict(kind('"standard" for full node data, "minimal" for names only.'), "closed_sets_enum")[0]
-        == "fail"
-    )
-    # Examples of a value or of a format list no options.
-    assert (
-        verdict(kind('Relative dates: "YYYY-MM-DD", "today", "yesterday", "tomorrow"'), "closed_sets_enum")[0]
-        == "pass"
-    )
-    assert (
-        verdict(kind("Examples: 'renderedFields', 'transitions', 'changelog'"), "closed_sets_enum")[0]
-        == "pass"
-    )
-    assert (
-        verdict(
-            kind('Use format: "2h" (hours), "90m" (minutes), "2h30m" (combined), or "1.5h"'),
-            "closed_sets_enum",
-        )[0]
-        == "pass"
-    )
-    assert (
-        verdict(kind('JSON, e.g. {"epicKey": "EPIC-123"} or {"epic_link": "EPIC-9"}'), "closed_sets_enum")[0]
-        == "pass"
-    )
+    assert verdict(tool, "closed_sets_enum")[0] == status
 
 
 @pytest.mark.parametrize("name", ["get_current_time", "convert_time", "read_file", "search_nodes"])
@@ -317,12 +289,7 @@ def test_a_service_prefix_is_a_namespace() -> None:
 
 def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
     def namespaced(name: str, siblings: set[str], server: str = "maps") -> str:
-        (check,) = [
-            c
-            for c in check_tool(described(name, "x"), server, set(), "", ServerTools.of(siblings))
-            if c.id == "namespaced"
-        ]
-        return check.status
+        return verdict(described(name, "x"), "namespaced", server, siblings)[0]
 
     browser = {"browser_click", "browser_type", "browser_close", "browser_drag", "tabs_list", "tabs_close"}
     assert namespaced("browser_click", browser) == "pass"
@@ -340,14 +307,8 @@ def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
     assert namespaced("stories-search", resources, "shortcut") == "fail"
     assert namespaced("web_search_exa", {"web_search_exa", "web_fetch_exa", *subjects}, "exa") == "pass"
     assert verdict(described("distance_tool", "x"), "namespaced")[0] == "pass"  # alone, nothing to compare
-    (few,) = [
-        c
-        for c in check_tool(
-            described("system_cpu", "x"), "basics", set(), "", ServerTools.of({"system_cpu", "math_add"})
-        )
-        if c.id == "namespaced"
-    ]
-    assert few.status == "pass"  # two tools, two domains: ordinary
+    few = {"system_cpu", "math_add"}
+    assert namespaced("system_cpu", few, "basics") == "pass"  # two tools, two domains: ordinary
 
 
 def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> None:
@@ -507,12 +468,8 @@ def test_argument_guidance_with_also_is_not_an_order() -> None:
 
 
 def test_a_camel_case_name_is_read_word_by_word() -> None:
-    (check,) = [
-        c
-        for c in check_tool(described("mastraDocs", "Get Mastra documentation."), "mastra", set())
-        if c.id == "namespaced"
-    ]
-    assert (check.status, check.evidence) == ("pass", "prefix mastra_ is the server's name")
+    tool = described("mastraDocs", "Get Mastra documentation.")
+    assert verdict(tool, "namespaced", "mastra") == ("pass", "prefix mastra_ is the server's name")
 
 
 def test_use_this_tool_to_do_something_says_what_it_does() -> None:
