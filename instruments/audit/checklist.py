@@ -133,7 +133,7 @@ LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
 # First sentences that say something other than what the tool does: a warning, or when to use it.
 NOT_WHAT = re.compile(
     r"^\W*(\w+ ){0,2}(warning|caution|note|important|notice|attention|limit)\b\W*:|^\W*⚠"
-    r"|^\W*(use|call) (this|it)(?: tool| function)?+ (?!to\b)|^\W*(when|if) ",
+    r"|^\W*(use|call) (this|it)(?: tool| function)?+ (?!(only )?to\b|as (the|a|an) (\w+ ){0,2}(tool|way) to\b)|^\W*(when|if) ",
     re.IGNORECASE,
 )
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
@@ -141,7 +141,7 @@ HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
     r"(^\W*(usage:\s*)?(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|^\W*usage:\s*(if|when)\b"
-    r"|(?<!n't )(?<!not )(?<!never )\buse (it|this( tool| function| command| operation| endpoint)?) (\w+ly |only |as a fallback )?(when|whenever|for|if|to|after|before|instead of)"
+    r"|(?<!n't )(?<!not )(?<!never )\buse (it|this( tool| function| command| operation| endpoint)?) (\w+ly |only |as a fallback |as (the|a|an) (\w+ ){0,2}tool )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before)"
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
     r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (by [\w ]{1,30} )?(to|for|when)\b"
@@ -150,7 +150,7 @@ WHEN = re.compile(
     r"|\bbest practice (is )?to\b|\bprerequisite for\b|\b(create|call|run) (one|it|this) when\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
-    r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to)"
+    r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to|if)|\bfirst step (to|in|for|when|before)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
     r"|in (situations|cases) where|(this|it) is for|after (you|you've|you have|the user)"
     r"|once (you|the (user|assistant|model|agent)) (have|has|had)\b)\b"
@@ -169,10 +169,10 @@ WHEN_NOT = re.compile(
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports) only\b|\brather than\b|^\W*requires\b(?! (a |an |the )?(user-provided )?(\w*(Id|ID|_id|_name|Name)|name|id)\b)|\brequires (a|an) (?!(user-provided )?\w*(Id|ID|_id)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
-    r"|\brefused (above|if|when|for)\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
+    r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*requires\b(?! (a |an |the )?(user-provided )?(\w*(Id|ID|_id|_name|Name)|name|id)\b)|\brequires (a|an) (?!(user-provided )?\w*(Id|ID|_id)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
+    r"|\brefused (above|if|when|for)\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted)\b|\b\w+s only (if|when)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
-    r"|\b(use|call) (the )?(?>['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
+    r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
     r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|^\W*excludes\b|^\W*Raises:|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
     re.IGNORECASE,
@@ -234,7 +234,12 @@ CLOSED_SET = re.compile(
     + r"\s*(?:\(default\)\s*)?(?:for|returns?|means|gives|shows)\b[^'\"`]{0,120}[,;]\s*"
     + QUOTED
     + r"|\b(state|status|type|mode|kind|level)s?:\s*[\w-]+(?:, [\w-]+){3,}(?:\s*\([^)]*\))?\.?$"
-    + r"|\b(supported|allowed|accepted)( values| options)?:\s*[\w-]+(, [\w-]+){2,}",
+    + r"|\b(supported|allowed|accepted)( values| options)?:\s*[\w-]+(, [\w-]+){2,}"
+    + r"|\b(supported|allowed|accepted)( values| options| fields)?( are)?:\s*"
+    + QUOTED
+    + r"(?:\s*,\s*"
+    + QUOTED
+    + r")+",
     re.IGNORECASE,
 )
 # 'Use format: "2h" (hours), "90m" (minutes) or "1.5h"' shows a format by examples, and an option
@@ -250,7 +255,8 @@ PARAMETER_LINE = re.compile(
 # "1d,5d,1mo,3mo", or one "- value: meaning" line each.
 LISTED_OPTIONS = re.compile(
     r"(?:^|:\s)(?:[\w-]+(?: \([^)]*\))?, )+[\w-]+(?: \([^)]*\))?,? or [\w-]+\b"
-    r"|\b\w*[a-z]\w*(?:,\w*[a-z]\w*){3,}\b|(?:^- [\w-]+:.*\n?){2,}|\((?:[\w-]+, ){2,}[\w-]+\)",
+    r"|\b\w*[a-z]\w*(?:,\w*[a-z]\w*){3,}\b|(?:^- [\w-]+:.*\n?){2,}|\((?:[\w-]+, ){2,}[\w-]+\)"
+    r"|\A\s*" + QUOTED + r"(?:\s*\([^)]*\))?(?:\s*[,/]\s*" + QUOTED + r"(?:\s*\([^)]*\))?)+",
     re.IGNORECASE | re.MULTILINE,
 )
 COUNT_WORDS = frozenset(
@@ -305,7 +311,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| use ['\"`]?[\w-]+['\"`]? as\b)"
+            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| only\b| use ['\"`]?[\w-]+['\"`]? as\b)"
             r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
             # Orders on how the model answers the user are not about this tool.
             r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b",
@@ -396,6 +402,11 @@ class ServerTools:
 
     names: frozenset[str] = frozenset()
     first_words: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def grouped_share(self) -> float:
+        grouped = sum(n for w, n in self.first_words.items() if n >= 2 and w not in GENERIC_VERBS | GENERIC_PREFIXES)
+        return grouped / max(1, len(self.names))
 
     @classmethod
     def of(cls, names: Iterable[str]) -> ServerTools:
@@ -515,13 +526,18 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     # A namespace is what most of a server's tools share (browser_click, browser_type); a prefix only
     # a few share names their subject: distance_tool beside buffer_tool, stories-search beside epics-search.
     sharing, tools = server.first_words[prefix] + (name not in server.names), len(server.names)
-    if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools:
+    product_area = sharing >= 2 and not _plural(prefix) and server.grouped_share >= SHARED_PREFIX_MIN_SHARE
+    if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools and not product_area:
         return (
             "fail",
             f"{sharing} of this server's {tools} tools start with {parts[0]}_, so it names their subject, "
             "not the service",
         )
     return "pass", f"prefix {prefix}_ names a domain"
+
+
+def _plural(word: str) -> bool:
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
@@ -712,6 +728,10 @@ def _parameter_docs(description: str, params: dict[str, Any]) -> dict[str, str]:
             docs[current] += "\n" + line.strip()
         else:
             current = ""
+    # Terse servers document a parameter mid-sentence: 'operation: "list" (list), "delete" (card).'
+    for name in params.keys() - docs.keys():
+        if inline := re.search(rf"(?<![\w.-]){re.escape(name)}: ([^.\n]*(?:\.(?!\s)[^.\n]*)*)", description):
+            docs[name] = inline.group(1)
     return docs
 
 
