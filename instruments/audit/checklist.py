@@ -14,11 +14,15 @@ when not; describe every parameter; namespace names; return actionable errors), 
   service's tools could start with it. The server's own name is, as a prefix or a suffix
   (web_search_exa); any other word only on a server of fewer than 6 tools, or when at least half
   its tools share it (browser_click): distance_tool beside buffer_tool, or Shortcut's stories-search
-  beside epics-search, names the tool's subject, not its service.
+  beside epics-search, names the tool's subject, not its service. A server whose tools are mostly
+  grouped under such words has product areas for namespaces (Lark's bitable_ and im_, Azure DevOps'
+  repo_ and wit_): there a word at least two tools share passes, unless it is a plural (stories-),
+  which names records.
 - says_what: the first sentence (past headings such as "🎯 Purpose:" and list numbers) has at least
   3 words, one of them a content word beyond the name's own words and filler, so it is not the name
   restated (in Chinese, Japanese or Korean each character counts as a word); a first sentence that
-  warns or says when instead ("Use this tool when ...") fails.
+  warns or says when instead ("Use this tool when ...") fails; "Use this (as the primary tool) to
+  list ..." says what it does.
 - says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
   for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
   used to", which describes rather than chooses.
@@ -26,7 +30,9 @@ when not; describe every parameter; namespace names; return actionable errors), 
   a deprecation ("DEPRECATED", "use X instead", X any of the server's tools however spelt), a limit
   ("only works within ...", "cannot ...", "at most 100 ...", "the operation will fail if ...",
   "(Cloud only)", "rather than ...", "Requires ...", "requires permissions", "Excludes ...",
-  "at most 10,000 returned per request"), or "call this tool ... unless ...". A rate limit on the
+  "at most 10,000 returned per request", "≤5000 lines", "Server-only", "NOTHING is changed",
+  "only call if ..."), a pointer elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for
+  those"), or "call this tool ... unless ...". A rate limit on the
   model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
   fetched first), nor advice on arguments ("For best results, use ...").
 - params_described: every top-level parameter has a description.
@@ -38,6 +44,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   in prose does not pass, since nothing enforces it. Other numbers may be any measured value.
 - closed_sets_enum: no string parameter describes a fixed set of options in prose ("one of ...",
   "'local', 'remote' or 'all'", "possible values: ...", "Sort column: a, b, or c") without an enum.
+  A description's own entry for a parameter counts too, on its own line ("Args: mode: ...") or
+  mid-sentence ('operation: "list", "delete" (card, confirm=True)').
   Examples ("e.g.", "Examples:") and formats ("Use format: ...", "YYYY-MM-DD") list no options.
 - title_set: a title is set (on the tool or in its annotations).
 - annotations_set: the hints that mean something are set. Per the MCP spec, destructiveHint and
@@ -170,7 +178,7 @@ WHEN_NOT = re.compile(
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
     r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*requires\b(?! (a |an |the )?(user-provided )?(\w*(Id|ID|_id|_name|Name)|name|id)\b)|\brequires (a|an) (?!(user-provided )?\w*(Id|ID|_id)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
-    r"|\brefused (above|if|when|for)\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted)\b|\b\w+s only (if|when)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
+    r"|\brefused (above|if|when|for)\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
     r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
@@ -405,7 +413,9 @@ class ServerTools:
 
     @property
     def grouped_share(self) -> float:
-        grouped = sum(n for w, n in self.first_words.items() if n >= 2 and w not in GENERIC_VERBS | GENERIC_PREFIXES)
+        """The share of tools whose first word, not a verb, at least one other tool starts with too."""
+        generic = GENERIC_VERBS | GENERIC_PREFIXES
+        grouped = sum(count for word, count in self.first_words.items() if count >= 2 and word not in generic)
         return grouped / max(1, len(self.names))
 
     @classmethod
@@ -526,6 +536,7 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     # A namespace is what most of a server's tools share (browser_click, browser_type); a prefix only
     # a few share names their subject: distance_tool beside buffer_tool, stories-search beside epics-search.
     sharing, tools = server.first_words[prefix] + (name not in server.names), len(server.names)
+    # Tools grouped mostly by product area (bitable_, im_): each area names whose tool it is.
     product_area = sharing >= 2 and not _plural(prefix) and server.grouped_share >= SHARED_PREFIX_MIN_SHARE
     if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools and not product_area:
         return (
@@ -537,6 +548,7 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
 
 
 def _plural(word: str) -> bool:
+    """stories, epics: a plural names records; status, analysis, access are singular."""
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 

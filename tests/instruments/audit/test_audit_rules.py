@@ -107,6 +107,19 @@ def test_a_closed_set_written_in_prose_needs_an_enum() -> None:
     assert "branch_type" in evidence
 
 
+def test_options_listed_after_the_parameters_name_in_the_description_are_a_closed_set() -> None:
+    terse = 'List or delete cards. operation: "list" (list), "archive"/"unarchive" (card), "delete" (card).'
+    tool = described("cards_manage", terse, properties={"operation": {"type": "string"}})
+    assert verdict(tool, "closed_sets_enum") == (
+        "fail",
+        """operation lists options in prose ('"list" (list), "archive"/"unarchive" (card), "delete" (card)') """
+        "but has no enum",
+    )
+    examples = 'Get a sector. sector_key: Sector id (e.g., "technology",\n "healthcare")'
+    tool = described("sector_get", examples, properties={"sector_key": {"type": "string"}})
+    assert verdict(tool, "closed_sets_enum")[0] == "pass"
+
+
 @pytest.mark.parametrize(
     ("description", "first"),
     [
@@ -196,6 +209,13 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Consider using pages_preview for simpler calculations.",
         "Notifications older than 90 days aren't retained.",
         "This is the configuration, as opposed to the run.",
+        "Prefer symbolic operations if you know which symbols you are looking for!",
+        "Delete it, only call if instructed explicitly or permission was granted by the user.",
+        "If the number of matches differs, NOTHING is changed.",
+        "At most ≤5000 lines per call.",
+        "Task comments are Server-only.",
+        "Note: the RSS feeds don't expose scores or vote counts.",
+        "This tool retrieves only the code for the specified symbol.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -213,6 +233,7 @@ def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str)
         ("Use pages_list to add a page without touching the others.", "pass"),
         ("Use pages_list to find the page ids.", "fail"),
         ("Use pages_list first to see the page indices if needed.", "fail"),
+        ("Use pages_open/pages_list for those.", "pass"),
     ],
 )
 def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_input_does_not(
@@ -243,6 +264,9 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
         "Edit in response to review comments.",
         "Returns the page id for use with pages_close.",
         "用于规划骑行通勤方案",
+        "Use this as the primary tool to retrieve metric data over a time period.",
+        "This is a good first step to understanding what data is available.",
+        "This is useful if you have installed a new tool after starting the server.",
     ],
 )
 def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
@@ -264,6 +288,7 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
         ("Filter by alert state: firing, pending, normal, error", "fail"),
         ("Sort column: criticality, depth, node_count, or name.", "fail"),
         ('"standard" for full node data, "minimal" for names only.', "fail"),
+        ("The following fields are supported: 'open_time', 'close_time'.", "fail"),
         # Examples of a value or of a format list no options.
         ('Relative dates: "YYYY-MM-DD", "today", "yesterday", "tomorrow"', "pass"),
         ("Examples: 'renderedFields', 'transitions', 'changelog'", "pass"),
@@ -305,6 +330,17 @@ def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
         "labels-list",
     }
     assert namespaced("stories-search", resources, "shortcut") == "fail"
+    # Product areas in the singular, which most of the tools are grouped under, are namespaces.
+    areas = {
+        "bitable_app_create",
+        "bitable_table_list",
+        "im_chat_create",
+        "im_message_list",
+        "wiki_node_search",
+    }
+    areas |= {"wiki_space_get", "drive_member_create"}
+    assert namespaced("im_chat_create", areas, "lark") == "pass"
+    assert namespaced("drive_member_create", areas, "lark") == "fail"  # a word only one tool has
     assert namespaced("web_search_exa", {"web_search_exa", "web_fetch_exa", *subjects}, "exa") == "pass"
     assert verdict(described("distance_tool", "x"), "namespaced")[0] == "pass"  # alone, nothing to compare
     few = {"system_cpu", "math_add"}
@@ -335,6 +371,7 @@ def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> N
         ("Which model you are. **Do not prompt the user for this.**", "fail"),
         ("Get proof goals at a position. MOST IMPORTANT tool - use often!", "fail"),
         ("Start a build. If it has parameters, you must use 'buildWithParameters' as build_type.", "pass"),
+        ("Run SQL. You must only use those parameters if a previous attempt failed.", "pass"),
     ],
 )
 def test_an_order_about_every_other_tool_or_to_act_unasked_is_hijacking(
@@ -472,8 +509,15 @@ def test_a_camel_case_name_is_read_word_by_word() -> None:
     assert verdict(tool, "namespaced", "mastra") == ("pass", "prefix mastra_ is the server's name")
 
 
-def test_use_this_tool_to_do_something_says_what_it_does() -> None:
-    first = "Use this tool to take a screenshot of an app running on a device."
+@pytest.mark.parametrize(
+    "first",
+    [
+        "Use this tool to take a screenshot of an app running on a device.",
+        "Use this as the primary tool to take a screenshot of an app running on a device.",
+        "Use this tool ONLY to take a screenshot of an app running on a device.",
+    ],
+)
+def test_use_this_tool_to_do_something_says_what_it_does(first: str) -> None:
     assert verdict(described("apps_screenshot", first), "says_what") == ("pass", first)
 
 
