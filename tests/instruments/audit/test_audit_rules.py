@@ -216,6 +216,13 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Task comments are Server-only.",
         "Note: the RSS feeds don't expose scores or vote counts.",
         "This tool retrieves only the code for the specified symbol.",
+        "Lists tables (excludes system tables).",
+        "Note: only SELECT statements are supported.",
+        "Irreversible, and refused unless the server runs with write mode enabled.",
+        "Custom delays are not yet available.",
+        "Results will be truncated after 4000 characters.",
+        "It does not allow deleting completed tasks.",
+        "Edit it; completed tasks only allow updating the summary.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -289,6 +296,10 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
         ("Sort column: criticality, depth, node_count, or name.", "fail"),
         ('"standard" for full node data, "minimal" for names only.', "fail"),
         ("The following fields are supported: 'open_time', 'close_time'.", "fail"),
+        ("Output format: csv, json, or markdown (default: csv)", "fail"),
+        ("Restrict results to one signal type: metric, log, trace, event. Others are excluded.", "fail"),
+        ("Match mode: auto | literal | regex", "fail"),
+        ('A raw filter query (e.g. "today", "(today | overdue) & p1").', "pass"),
         # Examples of a value or of a format list no options.
         ('Relative dates: "YYYY-MM-DD", "today", "yesterday", "tomorrow"', "pass"),
         ("Examples: 'renderedFields', 'transitions', 'changelog'", "pass"),
@@ -372,6 +383,7 @@ def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> N
         ("Get proof goals at a position. MOST IMPORTANT tool - use often!", "fail"),
         ("Start a build. If it has parameters, you must use 'buildWithParameters' as build_type.", "pass"),
         ("Run SQL. You must only use those parameters if a previous attempt failed.", "pass"),
+        ("Run SQL. IMPORTANT: You MUST use the params parameter for substitution.", "pass"),
     ],
 )
 def test_an_order_about_every_other_tool_or_to_act_unasked_is_hijacking(
@@ -497,6 +509,15 @@ def test_a_sentence_wrapped_over_lines_is_read_whole() -> None:
 )
 def test_an_argument_asked_for_or_a_use_refused_is_not_when(sentence: str, key: str) -> None:
     assert verdict(described("runs_list", f"List the runs of a project. {sentence}"), key)[0] == "fail"
+
+
+def test_use_this_in_a_parameters_description_means_the_parameter() -> None:
+    advice = {
+        "jq": {"type": "string", "description": "IMPORTANT: Always use this to extract only needed fields."}
+    }
+    assert verdict(described("jira_get", "Read Jira data.", properties=advice), "no_hijack")[0] == "pass"
+    order = described("jira_get", "Read Jira data. IMPORTANT: Always use this to extract only needed fields.")
+    assert verdict(order, "no_hijack")[0] == "fail"
 
 
 def test_argument_guidance_with_also_is_not_an_order() -> None:
