@@ -22,7 +22,9 @@ when not; describe every parameter; namespace names; return actionable errors), 
   3 words, one of them a content word beyond the name's own words and filler, so it is not the name
   restated (in Chinese, Japanese or Korean each character counts as a word); a first sentence that
   warns or says when instead ("Use this tool when ...") fails; "Use this (as the primary tool) to
-  list ..." says what it does.
+  list ..." says what it does. A first sentence two of the server's tools share tells neither apart
+  ("Twilio - Voice: This is the public Twilio REST API." on every tool), unless their descriptions
+  are the same whole (an alias, which near_duplicates reports).
 - says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
   for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
   used to", which describes rather than chooses.
@@ -114,7 +116,7 @@ FILLER = frozenset({
     "one", "more", "any", "all", "some", "each", "every", "based", "using", "via", "information",
     "details", "data", "get", "gets", "retrieve", "retrieves", "fetch", "fetches", "return", "returns",
     "provide", "provides", "give", "gives", "show", "shows", "perform", "performs", "allow", "allows",
-    "list", "lists", "available", "registered", "active", "running", "current", "server", "content",
+    "list", "lists", "available", "registered", "active", "running", "current", "content",
     "value", "about", "detailed",
 })
 # fmt: on
@@ -156,7 +158,7 @@ WHEN = re.compile(
     r"|(?<!to )\bhelp(s|ing)? (\w+ ){0,2}(identify|find|determine|understand|debug|diagnose|decide|choose|discover|explore|troubleshoot|assess)\b"
     r"|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
     r"|\bbest practice (is )?to\b|\bprerequisite for\b|\b(create|call|run) (one|it|this) when\b"
-    r"|\bprefer (this|it)( tool)? (over|to|instead of)\b"
+    r"|\bprefer (this|it)( tool)? (over|to|instead of)\b|\bpreferred over\b|\brequired before\b|^\W*answers ['\"“]"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to|if)|\bfirst step (to|in|for|when|before)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
@@ -172,13 +174,13 @@ WHEN_NOT = re.compile(
     r"|\b(cannot|can't|can not|will not|won't|does not|doesn't) (be used|work|handle|support|access|read|write|follow|"
     r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist|try|attempt|connect|allow)\b"
     r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?)( about| around| roughly)? \d"
-    r"|\b(fails|will fail|errors?) (if|when|for)\b|\b(operation|call|it) will fail\b|\bmust be within\b"
+    r"|\b(fails|will fail|errors?)( \w+ly)? (if|when|for)\b|\bfails the call\b|\bno-op\b|\bmust be \w+ first\b|\bmust have no\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
     r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*requires\b(?! (a |an |the )?(user-provided )?(\w*(Id|ID|_id|_name|Name)|name|id)\b)|\brequires (a|an) (?!(user-provided )?\w*(Id|ID|_id)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
-    r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
+    r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted|removed|sent)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
     r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
@@ -322,7 +324,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| only\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
+            r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) (before|after) ['\"`]?\w+_\w+)|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| only\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
             r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
             # Orders on how the model answers the user are not about this tool.
             r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b",
@@ -413,6 +415,7 @@ class ServerTools:
 
     names: frozenset[str] = frozenset()
     first_words: Counter[str] = field(default_factory=Counter)
+    first_sentences: Counter[str] = field(default_factory=Counter)
 
     @property
     def grouped_share(self) -> float:
@@ -422,9 +425,11 @@ class ServerTools:
         return grouped / max(1, len(self.names))
 
     @classmethod
-    def of(cls, names: Iterable[str]) -> ServerTools:
+    def of(cls, names: Iterable[str], descriptions: Iterable[str] = ()) -> ServerTools:
         unique = frozenset(names)
-        return cls(unique, Counter(words[0].lower() for words in map(name_words, unique) if words))
+        first_words = Counter(words[0].lower() for words in map(name_words, unique) if words)
+        # Aliases (the same description under two names) are the near-duplicate check's business.
+        return cls(unique, first_words, Counter(filter(None, map(first_sentence, set(descriptions)))))
 
 
 def check_tool(
@@ -450,7 +455,7 @@ def check_tool(
         ("name_valid", *_name_valid(tool.name)),
         ("input_schema", *_input_schema(schema, schema_problem)),
         ("namespaced", *_namespaced(tool.name, server_name, siblings)),
-        ("says_what", *_says_what(tool.name, [s for s in sentences if not HEADING.match(s)])),
+        ("says_what", *_says_what(tool.name, [s for s in sentences if not HEADING.match(s)], siblings)),
         ("says_when", *_says_when(tool.name, sentences)),
         ("says_when_not", *_when_not(tool.name, sentences, siblings)),
         ("params_described", *_params_described(params)),
@@ -555,10 +560,18 @@ def _plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
-def _says_what(name: str, sentences: list[str]) -> tuple[Status, str]:
+def first_sentence(description: str) -> str:
+    """The sentence says_what reads: the first one past headings."""
+    return next((s for s in split_sentences(description) if not HEADING.match(s)), "")
+
+
+def _says_what(name: str, sentences: list[str], server: ServerTools) -> tuple[Status, str]:
     if not sentences:
         return "fail", "no description"
     first = sentences[0]
+    # "Twilio - Voice: This is the public Twilio REST API." on every tool tells none of them apart.
+    if (shared := server.first_sentences[first]) >= 2:
+        return "fail", f"first sentence is the same on {shared} of this server's tools: {first}"
     # "PREFERRED MAP TOOL: When ..." is a label, then the sentence.
     unlabelled = re.sub(r"^\W*(?-i:[A-Z][A-Z ]{2,40}):\s+", "", first)
     if NOT_WHAT.search(first) or NOT_WHAT.search(unlabelled):

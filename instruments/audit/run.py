@@ -115,7 +115,7 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
     every_name = [t.name for reading in readings for t in reading.tools]
     for label, reading in zip(labels, readings, strict=True):
         own = {t.name for t in reading.tools}
-        server_tools = ServerTools.of(own)
+        server_tools = ServerTools.of(own, [tool.description or "" for tool in reading.tools])
         others = {name for name in every_name if name not in own}
         tools = [
             ToolAudit(
