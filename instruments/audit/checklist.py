@@ -416,20 +416,19 @@ class ServerTools:
     names: frozenset[str] = frozenset()
     first_words: Counter[str] = field(default_factory=Counter)
     first_sentences: Counter[str] = field(default_factory=Counter)
-
-    @property
-    def grouped_share(self) -> float:
-        """The share of tools whose first word, not a verb, at least one other tool starts with too."""
-        generic = GENERIC_VERBS | GENERIC_PREFIXES
-        grouped = sum(count for word, count in self.first_words.items() if count >= 2 and word not in generic)
-        return grouped / max(1, len(self.names))
+    # The share of tools whose first word, not a verb, at least one other tool starts with too.
+    grouped_share: float = 0.0
 
     @classmethod
     def of(cls, names: Iterable[str], descriptions: Iterable[str] = ()) -> ServerTools:
         unique = frozenset(names)
         first_words = Counter(words[0].lower() for words in map(name_words, unique) if words)
+        generic = GENERIC_VERBS | GENERIC_PREFIXES
+        grouped = sum(count for word, count in first_words.items() if count >= 2 and word not in generic)
         # Aliases (the same description under two names) are the near-duplicate check's business.
-        return cls(unique, first_words, Counter(filter(None, map(first_sentence, set(descriptions)))))
+        sentences = Counter(first_sentence(split_sentences(text)) for text in set(descriptions))
+        del sentences[""]
+        return cls(unique, first_words, sentences, grouped / max(1, len(unique)))
 
 
 def check_tool(
@@ -455,7 +454,7 @@ def check_tool(
         ("name_valid", *_name_valid(tool.name)),
         ("input_schema", *_input_schema(schema, schema_problem)),
         ("namespaced", *_namespaced(tool.name, server_name, siblings)),
-        ("says_what", *_says_what(tool.name, [s for s in sentences if not HEADING.match(s)], siblings)),
+        ("says_what", *_says_what(tool.name, first_sentence(sentences), siblings)),
         ("says_when", *_says_when(tool.name, sentences)),
         ("says_when_not", *_when_not(tool.name, sentences, siblings)),
         ("params_described", *_params_described(params)),
@@ -560,15 +559,14 @@ def _plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
-def first_sentence(description: str) -> str:
+def first_sentence(sentences: list[str]) -> str:
     """The sentence says_what reads: the first one past headings."""
-    return next((s for s in split_sentences(description) if not HEADING.match(s)), "")
+    return next((s for s in sentences if not HEADING.match(s)), "")
 
 
-def _says_what(name: str, sentences: list[str], server: ServerTools) -> tuple[Status, str]:
-    if not sentences:
+def _says_what(name: str, first: str, server: ServerTools) -> tuple[Status, str]:
+    if not first:
         return "fail", "no description"
-    first = sentences[0]
     # "Twilio - Voice: This is the public Twilio REST API." on every tool tells none of them apart.
     if (shared := server.first_sentences[first]) >= 2:
         return "fail", f"first sentence is the same on {shared} of this server's tools: {first}"
