@@ -117,7 +117,7 @@ FILLER = frozenset({
     "details", "data", "get", "gets", "retrieve", "retrieves", "fetch", "fetches", "return", "returns",
     "provide", "provides", "give", "gives", "show", "shows", "perform", "performs", "allow", "allows",
     "list", "lists", "available", "registered", "active", "running", "current", "content",
-    "value", "about", "detailed",
+    "value", "about", "detailed", "optional", "optionally", "filters", "filtering",
 })
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
@@ -160,8 +160,8 @@ WHEN = re.compile(
     r"|\bbest practice (is )?to\b|\bprerequisite for\b|\b(create|call|run) (one|it|this) when\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b|\bpreferred over\b|\brequired before\b|^\W*answers ['\"“]"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
-    r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to|if)|\bfirst step (to|in|for|when|before)"
-    r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) for"
+    r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to|if)|\buseful as\b|^\W*<(use_cases?|when_to_use)(?=>)|\bfirst step (to|in|for|when|before)"
+    r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) (for|when)"
     r"|in (situations|cases) where|(this|it) is for|after (you|you've|you have|the user)"
     r"|once (you|the (user|assistant|model|agent)) (have|has|had)\b)\b"
     r"|用于|适用于|适合",
@@ -171,20 +171,21 @@ WHEN_NOT = re.compile(
     r"\b(do not|don't|never|not|avoid) (use|call|using|calling)\b|\bnot (for|meant|intended|suitable|designed|a)\b"
     r"|\b(instead|rather),? (use|call)\b|\buse \S+ instead\b|\bdeprecated\b|\binstead of this\b"
     r"|\bonly (works?|within|for|on|in|searches|supports?|returns?|reads?|lists?|accepts?|allowed|handles?)\b"
-    r"|\b(cannot|can't|can not|will not|won't|does not|doesn't) (be used|work|handle|support|access|read|write|follow|"
+    r"|\b(cannot|can't|can not|will not|won't|does not|doesn't|(?<!you )do not|(?<!you )don't) (be used|work|check|prove|verify|guarantee|handle|support|access|read|write|follow|"
     r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist|try|attempt|connect|allow)\b"
     r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?)( about| around| roughly)? \d"
-    r"|\b(fails|will fail|errors?)( \w+ly)? (if|when|for)\b|\bfails the call\b|\bno-op\b|\bmust be \w+ first\b|\bmust have no\b|\b(operation|call|it) will fail\b|\bmust be within\b"
+    r"|\b(fails|will fail|errors?)( \w+ly)? (if|when|for|unless)\b|\bfails? with\b|\brefuses to\b|\buse only when\b|\bcapped at\b|\bfails the call\b|\bno-op\b|\bmust be \w+ first\b|\bmust have no\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*requires\b(?! (a |an |the )?(user-provided )?(\w*(Id|ID|_id|_name|Name)|name|id)\b)|\brequires (a|an) (?!(user-provided )?\w*(Id|ID|_id)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
+    r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*((note|important|warning)\W*:\s*)?requires\b(?! ['\"`]| (a |an |the )?(user-provided |\w+ )?(\w*(Id|ID|_id|_name|Name)|name|id)\b)|\brequires (a|an) (?!(user-provided |\w+ )?\w*(Id|ID|_id)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved|filtered|checked|verified)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted|removed|sent)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
-    r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b"
+    r"|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b|\byou must (be|have) (the |an? )?(owner|admin|member|logged|signed|authenticated|authori[sz]ed|permissions?|access)\b"
+    r"|\b(different from|unlike) (the )?['\"`]?\w+[_-]\w+|(,|;|\s[\u2014\u2013])\s+not (a |an |the )?(?!only\b|found\b|yet\b|to\b|all\b|just\b|as\b)[\w-]+( [\w-]+){0,2}(?=\s*([.;\u2014\u2013]|$))"
     r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
-    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*Raises:|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
+    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -223,7 +224,12 @@ CLOSED_SET = re.compile(
     + QUOTED
     + r"[^'\"`{}:]{0,40}\bor\b[^'\"`{}:]{0,40}"
     + QUOTED
-    # A list in brackets: 'Operation type ("add", "remove", "list")'.
+    # A list in brackets: 'Operation type ("add", "remove", "list")', 'values: ["pcm", "mp3"]'.
+    + r"|\bvalues?:\s*\[\s*"
+    + QUOTED
+    + r"(?:\s*,\s*"
+    + QUOTED
+    + r")+"
     + r"|\(\s*"
     + QUOTED
     + r"(?:\s*,\s*"
@@ -258,7 +264,8 @@ CLOSED_SET = re.compile(
 # "YYYY-MM-DD" is a pattern to fill in: neither lists the options.
 FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b|(?-i:\bY{2,4}-MM\b)", re.IGNORECASE)
 EXAMPLES = re.compile(
-    r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?)\W*$", re.IGNORECASE
+    r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?|includes?|including|common|popular|typical|try)\W*$",
+    re.IGNORECASE,
 )
 PARAMETER_LINE = re.compile(
     r"^(?P<indent>\s*)(?:[-*•]\s*)?(?P<name>\w+)\s*(?:\([^)]*\))?\s*:\s*(?P<text>.*)$"
@@ -324,7 +331,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) (before|after) ['\"`]?\w+_\w+)|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| only\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
+            r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) (before|after) ['\"`]?\w+_\w+)|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have)\b| only\b| be (the|an?|logged|signed|authenticated|authori[sz]ed)\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
             r"|\byou (should|need to) always\b|\bcall (it|this( tool)?) once at the start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
             # Orders on how the model answers the user are not about this tool.
             r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b",
@@ -473,6 +480,9 @@ def check_tool(
 def split_sentences(text: str) -> list[str]:
     """Sentences, list items and headings, without a list's numbers ("1. Retrieves ..." is
     "Retrieves ..."), each judged on its first MAX_SENTENCE_CHARS characters."""
+    # A section in markup ("...options.<use_case>Learn ...</use_case>") starts a sentence of its own.
+    for tag in set(re.findall(r"</([a-z][\w-]{0,30})>", text)):
+        text = re.sub(rf"(</?{tag}>)", r"\n\n\1\n\n", text)
     blocks: list[list[str]] = []
     for line in (line.strip() for line in text.splitlines()):
         if not line:
@@ -715,8 +725,10 @@ def _closed_sets(
         return "n/a", "no text parameters"
     for name, node in texts.items():
         has_enum = any("enum" in m or "const" in m for m in members(schema, node))
-        said = str(node.get("description", ""))
-        listed = docs.get(name, "")
+        # A parameter's own name in quotes is not one of its values: "`outputDirectory` is relative to ...".
+        own = re.compile(rf"['\"`]({re.escape(name.rsplit('.', 1)[-1])})['\"`]")
+        said = own.sub(r"\1", str(node.get("description", "")))
+        listed = own.sub(r"\1", docs.get(name, ""))
         cue = _options(CLOSED_SET, said) or _options(CLOSED_SET, listed) or _options(LISTED_OPTIONS, listed)
         if cue and not has_enum:
             return "fail", f"{name} lists options in prose ({cue.group(0)!r}) but has no enum"
