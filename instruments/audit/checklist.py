@@ -202,8 +202,10 @@ CLOSED_SET = re.compile(
     # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
     r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))"
     # "Valid values include: ..." gives some of the options, not all of them.
-    r"|\b(allowed|valid|possible|accepted|supported|available) (values|options)\b(?! include)"
+    r"|\b(allowed|valid|possible|accepted|supported|available|optional) (values|options)\b(?! include)"
     r"|\boptions are\b|\boptions:\s*(?="
+    + QUOTED
+    + r")|\boptions:\s*[-*•]\s*(?="
     + QUOTED
     + r")|\bmust be (either )?"
     + QUOTED
@@ -249,10 +251,10 @@ CLOSED_SET = re.compile(
     + QUOTED
     + r"\s*(?:\(default\)\s*)?(?:for|returns?|means|gives|shows)\b[^'\"`]{0,120}[,;]\s*"
     + QUOTED
-    + r"|\b(state|status|type|mode|kind|level)s?:\s*[\w-]+(?:, [\w-]+){3,}(?:\s*\([^)]*\))?(?:\.?$|\.\s)"
+    + r"|\b(state|status|type|mode|kind|level|sort by|order by|sortable fields are)s?:\s*[\w-]+(?:, [\w-]+){3,}(?:\s*\([^)]*\))?(?:\.?$|\.\s)"
     # Alternatives between bars: "auto | literal | regex", "updated_by|created_by".
     + r"|(?<![|\w/({.-])[a-z][\w-]*(?: ?\| ?[a-z][\w-]*)+(?![\w|-])"
-    + r"|\b(supported|allowed|accepted)( values| options)?:\s*[\w-]+(, [\w-]+){2,}"
+    + r"|\b(supported|allowed|accepted|available)( (?!include|fields)[\w-]+){0,2}:\s*[\w-]+(?:\s*\([^)]*\))?(, [\w-]+(?:\s*\([^)]*\))?){2,}"
     + r"|\b(supported|allowed|accepted)( values| options| fields)?( are)?:\s*"
     + QUOTED
     + r"(?:\s*,\s*"
@@ -637,7 +639,9 @@ def _when_not(
     def as_other(word: re.Match[str]) -> str:
         if word.group(0) != name and word.group(0) in server.names:
             return "other_tool"
-        return "the argument" if word.group(0) in params else word.group(0)
+        # Only a name no word of prose could be ("perPage", "old_name"): "timeout" may be the English word.
+        coined = "_" in word.group(0) or re.search(r"[a-z][A-Z]", word.group(0))
+        return "the argument" if coined and word.group(0) in params else word.group(0)
 
     read = [(sentence, NAME_LIKE.sub(as_other, own.sub("this tool", sentence))) for sentence in sentences]
     cued = [(sentence, text) for sentence, text in read if WHEN_NOT.search(text)]

@@ -330,6 +330,10 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
         ("Restrict results to one signal type: metric, log, trace, event. Others are excluded.", "fail"),
         ("Match mode: auto | literal | regex", "fail"),
         ('Voice type, values: ["all", "system", "voice_cloning"]', "fail"),
+        ("Optional values are: group, topic", "fail"),
+        ('Options:\n- "auto": pick one\n- "polling": poll', "fail"),
+        ("Supported buttons: BACK, HOME, VOLUME_UP, ENTER", "fail"),
+        ("Sort by: due_date, created_at, completed_at, modified_at", "fail"),
         ('Framework id in lowercase. Common: "uikit", "swiftui", "foundation", "combine".', "pass"),
         ("Chart type. Common types include: 'bar', 'line', 'area', 'pie', etc.", "pass"),
         # The parameter's own name in quotes is not one of its values.
@@ -642,6 +646,10 @@ def test_an_arguments_name_in_use_x_for_y_is_not_another_tool() -> None:
     names = {"old_name": {"type": "string"}, "new_name": {"type": "string"}}
     tool = described("code_rename", "Rename a symbol. Requires old_name and new_name.", properties=names)
     assert verdict(tool, "says_when_not")[0] == "fail"
+    # A name prose could use as a word is still read as one: "maximum timeout: 300s" is a limit.
+    timeout = {"timeout": {"type": "integer"}}
+    tool = described("shell_run", "Run a command. Maximum timeout: 300s.", properties=timeout)
+    assert verdict(tool, "says_when_not")[0] == "pass"
     # The same words naming a sibling tool point elsewhere.
     tool = described("woo_orders_list", "List orders. Use woo_orders_search for full-text queries.")
     assert verdict(tool, "says_when_not", "woo", {"woo_orders_list", "woo_orders_search"})[0] == "pass"
