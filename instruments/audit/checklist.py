@@ -117,7 +117,8 @@ FILLER = frozenset({
     "details", "data", "get", "gets", "retrieve", "retrieves", "fetch", "fetches", "return", "returns",
     "provide", "provides", "give", "gives", "show", "shows", "perform", "performs", "allow", "allows",
     "list", "lists", "available", "registered", "active", "running", "current", "content",
-    "value", "about", "detailed", "optional", "optionally", "filters", "filtering", "pagination", "paginated", "options",
+    "value", "about", "detailed", "optional", "optionally", "filters", "filtering", "pagination",
+    "paginated", "options",
 })
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
@@ -629,7 +630,7 @@ def _says_when(name: str, sentences: list[str]) -> tuple[Status, str]:
 
 
 def _when_not(
-    name: str, sentences: list[str], server: ServerTools, params: Collection[str] = ()
+    name: str, sentences: list[str], server: ServerTools, params: Collection[str]
 ) -> tuple[Status, str]:
     # "Use 'request_planning' to ..." in request_planning's own description says when to use it;
     # a sibling's name, however it is spelt (hubspot-search-objects), reads as the other tool, and
