@@ -156,9 +156,10 @@ def audit_command(argv: Sequence[str]) -> int:
         if not token:
             parse.error(f"--bearer-token-env {args.bearer_token_env}: that variable is not set or is empty")
         headers["Authorization"] = f"Bearer {token}"
-    targets = [Target(command=interpreter_command(list(c)), env=environment) for c in commands] + [
-        Target(url=url, headers=headers) for url in args.url
-    ]
+    fresh_home = "HOME" not in given
+    targets = [
+        Target(command=interpreter_command(list(c)), env=environment, fresh_home=fresh_home) for c in commands
+    ] + [Target(url=url, headers=headers) for url in args.url]
     if not targets:
         parse.error("name a server: --server 'COMMAND', a command after --, or --url URL")
     permission = Permission(side_effects=args.allow_side_effects, network=args.allow_network)
@@ -168,7 +169,7 @@ def audit_command(argv: Sequence[str]) -> int:
     except (Unreachable, RequestFileError) as exc:
         print(f"mcp-surface-audit: {printable(str(exc))}", file=sys.stderr)
         return 2
-    audit.notes.extend(_notes(permission, withheld, bool(commands)))
+    audit.notes.extend(_notes(permission, withheld, bool(commands), fresh_home))
     if args.json:
         print(to_json(audit))
     else:
@@ -182,7 +183,7 @@ def audit_command(argv: Sequence[str]) -> int:
     return 0
 
 
-def _notes(permission: Permission, withheld: list[str], started: bool) -> list[str]:
+def _notes(permission: Permission, withheld: list[str], started: bool, fresh_home: bool) -> list[str]:
     notes = []
     if permission.side_effects:
         notes.append(
@@ -195,6 +196,11 @@ def _notes(permission: Permission, withheld: list[str], started: bool) -> list[s
         notes.append(
             f"Withheld from the servers' environment as credentials: {', '.join(withheld)} "
             "(pass one with --env NAME)."
+        )
+    if fresh_home and started:
+        notes.append(
+            "The servers ran with a fresh home folder of the audit's, removed after (--env HOME gives them "
+            "yours, for a server that reads its settings there)."
         )
     return notes
 

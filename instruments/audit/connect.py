@@ -8,7 +8,11 @@ credentials (TOKEN, SECRET, PASSWORD, API_KEY, ...), plus whatever `--env` names
 reaches a server only when the caller names it, and the report lists what was withheld, so
 nothing is dropped silently. A started server's TMPDIR (and TMP, TEMP) is a fresh folder of the
 audit's, removed once the server has stopped: what it left there is reported, and does not pile up
-in the caller's. `--timeout` bounds the whole start-up (spawn, handshake and any retry
+in the caller's. So is its HOME (unless `--env HOME` gives it the caller's): a tool that says it only
+reads may still write settings, logs or telemetry there, and none of that reaches the caller's home.
+The XDG folders follow HOME; npm's and uv's caches and npm's settings stay the caller's, so `npx` and
+`uvx` start a server as fast, and as offline, as they would for the caller (npm's logs go to the
+fresh home). `--timeout` bounds the whole start-up (spawn, handshake and any retry
 of it), not each step. A stdio server that ends the connection at `server/discover`, the first
 request of the current protocol (servers on early 1.x SDKs exit on a method they do not know), is
 started again and read over the initialize handshake, which clients of the earlier protocol use;
@@ -69,6 +73,8 @@ class Target:
     """HTTP headers sent with every request to a URL, e.g. Authorization."""
     cwd: str | None = None
     """The directory a command starts in (the corpus runner's throwaway sandbox); None: the audit's own."""
+    fresh_home: bool = True
+    """A started server's HOME is a fresh folder of the audit's; False: the one in `env`."""
 
     def __str__(self) -> str:
         return self.url or shlex.join(self.command)
@@ -90,6 +96,25 @@ def server_environment(
     return {**passed, **given}, withheld
 
 
+XDG_FOLDERS = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+
+
+def fresh_home_environment(env: Mapping[str, str], home: str) -> dict[str, str]:
+    """`env` with HOME at `home` and the XDG folders under it, keeping the launchers' caches where they were."""
+    caller = env.get("HOME") or os.path.expanduser("~")
+    cache = env.get("XDG_CACHE_HOME") or os.path.join(caller, ".cache")
+    data = env.get("XDG_DATA_HOME") or os.path.join(caller, ".local", "share")
+    launchers = {
+        "npm_config_cache": os.path.join(caller, ".npm"),
+        "npm_config_userconfig": os.path.join(caller, ".npmrc"),
+        "UV_CACHE_DIR": os.path.join(cache, "uv"),
+        "UV_PYTHON_INSTALL_DIR": os.path.join(data, "uv", "python"),
+    }
+    kept = {name: value for name, value in env.items() if name not in XDG_FOLDERS}
+    # npm writes a debug log on every run, the server's own `npm config get` included: into the fresh home.
+    return {**launchers, **kept, "HOME": home, "npm_config_logs_dir": os.path.join(home, ".npm", "_logs")}
+
+
 @dataclass
 class Session:
     """An open connection, and what the transport saw besides JSON-RPC."""
@@ -98,6 +123,8 @@ class Session:
     stray_stdout: list[str] = field(default_factory=list)
     scratch_left: list[str] = field(default_factory=list)
     """What a started server left in its temporary folder; known once the session has closed."""
+    home_left: list[str] = field(default_factory=list)
+    """The files it wrote in the fresh home the audit gave it; known once the session has closed."""
     handshake_only: bool = False
     """It ended the connection at server/discover and was read over the initialize handshake."""
     left_running: list[str] = field(default_factory=list)
@@ -160,6 +187,7 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
     with (
         tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog,
         tempfile.TemporaryDirectory(prefix="mcp-surface-audit-", ignore_cleanup_errors=True) as scratch,
+        tempfile.TemporaryDirectory(prefix="mcp-surface-audit-home-", ignore_cleanup_errors=True) as home,
     ):
         statuses: list[int] = []
         stray: list[str] = []
@@ -171,6 +199,8 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
         else:
             command, *args = target.command
             env = {**target.env, "TMPDIR": scratch, "TMP": scratch, "TEMP": scratch}
+            if target.fresh_home:
+                env = fresh_home_environment(env, home)
             parameters = StdioServerParameters(command=command, args=args, env=env, cwd=target.cwd)
             transport = _stdio(parameters, errlog, stray)
         # The deadline covers the whole start-up, retries included; it is lifted once the session is
@@ -202,8 +232,9 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
                 if target.url:
                     await http.aclose()
                 else:
-                    session.scratch_left = sorted(os.listdir(scratch))
                     session.left_running = _stop_left_running(scratch)
+                    session.scratch_left = sorted(os.listdir(scratch))
+                    session.home_left = _files_under(home) if target.fresh_home else []
         if not started:
             raise Unreachable(_reason(target, TimeoutError(), timeout, _last_line(errlog), statuses, stray))
 
@@ -223,6 +254,14 @@ def _stop_left_running(scratch: str) -> list[str]:
         with suppress(psutil.Error):
             process.kill()
     return list(found.values())
+
+
+def _files_under(folder: str) -> list[str]:
+    return sorted(
+        os.path.relpath(os.path.join(parent, name), folder)
+        for parent, _, names in os.walk(folder)
+        for name in names
+    )
 
 
 def _closed(exc: BaseException) -> bool:
@@ -340,7 +379,13 @@ def _reason(
         )
     output = f" Its last error output: {stderr}." if stderr else ""
     printed = f" It printed on stdout, which is reserved for JSON-RPC: {stray[0]!r}." if stray else ""
+    home = (
+        " It ran with a fresh home folder of the audit's: if it needs settings or downloads kept in yours, "
+        "pass --env HOME."
+        if target.fresh_home and not isinstance(cause, FileNotFoundError | PermissionError)
+        else ""
+    )
     return (
-        f"Could not start {target}: {why}.{output}{printed} Check that the command runs on its own "
+        f"Could not start {target}: {why}.{output}{printed}{home} Check that the command runs on its own "
         "and speaks MCP over stdio (it runs as given, without a shell)."
     )

@@ -8,13 +8,14 @@ first time and is not part of CI. Steps:
    and a local npm install per npm server. Each step is skipped when its stamp says the same pins
    are already installed.
 2. For each server: make a fresh sandbox (a `files/` folder with one text file; a git repository
-   for the git server) and point HOME into it. First a control session: start the server there,
+   for the git server), the caller's HOME inside it. First a control session: start the server there,
    list its tools, hash every file, stop it, hash again; what changed is the server's own starting
    and stopping (a database created, a cache flushed at exit), which the audit may cause. So are
    files that a session's own start created (a log named for that session). Then the
    audit: start, list, hash, probe (safe by default), stop, hash again. Any other difference is a
-   side effect of the probe, and is reported. The audit gives the server a temporary folder of its
-   own (TMPDIR) and removes it afterwards; what the server left there is reported as well. Where
+   side effect of the probe, and is reported. The audit gives the server a temporary folder (TMPDIR)
+   and a home folder (HOME) of its own and removes them afterwards; what the server left in each is
+   reported as well, the home's less what the control session wrote there. Where
    strace is installed, each session runs under it and every connect() the server makes to an
    address off this machine is reported too, for the control session and the probe apart.
 3. Audit our three servers the same way, side by side.
@@ -45,7 +46,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,26 +68,30 @@ TIMEOUT = 60.0
 
 @dataclass(frozen=True)
 class Row:
+    """One server's line of the table; a server that could not be audited has only its error."""
+
     name: str
     package: str
-    tools: int
-    tokens: int
-    score: float
-    probe: str
-    calls_sent: int
-    calls_skipped: int
-    changed: list[str]
+    tools: int = 0
+    tokens: int = 0
+    score: float = 0.0
+    probe: str = ""
+    calls_sent: int = 0
+    calls_skipped: int = 0
+    changed: list[str] = field(default_factory=list)
     """Paths the probe changed in the sandbox: side effects."""
-    start_stop: list[str]
+    start_stop: list[str] = field(default_factory=list)
     """Paths the control session changed, and what it left running: the server's own starting and stopping."""
-    scratch_left: list[str]
-    left_running: list[str]
+    scratch_left: list[str] = field(default_factory=list)
+    home_left: list[str] = field(default_factory=list)
+    """Files the probe session wrote in the home the audit gave the server, less the control session's."""
+    left_running: list[str] = field(default_factory=list)
     """Processes the server started that outlived it during the probe session (stopped by the audit)."""
-    network: list[str] | None
+    network: list[str] | None = None
     """Addresses off this machine the server tried during the probe; None when not traced."""
-    start_stop_network: list[str] | None
-    findings: list[str]
-    seconds: float
+    start_stop_network: list[str] | None = None
+    findings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
     error: str = ""
 
 
@@ -182,26 +187,33 @@ async def audit_one(target: Target, place: Path | None) -> SandboxRun:
     async def session(probe: bool) -> tuple[Reading, list[str], set[str], list[str]]:
         started = fingerprint(place) if place else {}
         before: dict[str, str] = {}
+        listed = [0.0]
 
         def snapshot() -> None:
             before.update(fingerprint(place) if place else {})
+            listed[0] = time.time()
 
-        with traced(target) as (run, tried):
+        with traced(target) as (run, trace):
             (reading,) = await read_all(
                 [run], probe=probe, timeout=TIMEOUT, permission=Permission(), before_probe=snapshot
             )
         # The server is stopped by now, so whatever it wrote has landed. A file this session's own
-        # start created (a log named for the session, a lock) is the server's, not the probe's doing.
+        # start created (a log named for the session, a lock) is the server's, not the probe's doing;
+        # so is a connection made before its tools were listed (an update check at start-up, made
+        # again by each session because each gets a fresh home).
         created = set(before) - set(started)
+        tried = off_machine("".join(trace), since=listed[0] if probe else 0.0)
         return reading, changes(before, fingerprint(place) if place else {}), created, tried
 
     control, start_stop, _, start_stop_network = await session(probe=False)
     reading, changed, created, network = await session(probe=True)
     own = {path[1:] for path in start_stop} | created
     start_stop += [f"left running: {command}" for command in control.left_running]
+    start_stop += [f"~{path}" for path in control.home_left]
     return SandboxRun(
         reading,
         [path for path in changed if path[1:] not in own],
+        [path for path in reading.home_left if path not in control.home_left],
         start_stop,
         network if STRACE else None,
         start_stop_network if STRACE else None,
@@ -214,6 +226,8 @@ class SandboxRun:
 
     reading: Reading
     changed: list[str]
+    home_left: list[str]
+    """What the probe session wrote in the audit's fresh home for the server, less the control's."""
     start_stop: list[str]
     network: list[str] | None
     """None when strace is not installed, so nothing was traced."""
@@ -222,35 +236,39 @@ class SandboxRun:
 
 STRACE = shutil.which("strace")
 CONNECT = re.compile(
+    r"^(?:\d+ +)?(?:(?P<time>\d+\.\d+) )?"  # strace -f's pid, -ttt's time
     r"connect\(\d+, \{sa_family=AF_INET6?, sin6?_port=htons\((?P<port>\d+)\)"
-    r".*?(?:inet_addr\(\"(?P<v4>[^\"]+)\"\)|inet_pton\(AF_INET6, \"(?P<v6>[^\"]+)\")"
+    r".*?(?:inet_addr\(\"(?P<v4>[^\"]+)\"\)|inet_pton\(AF_INET6, \"(?P<v6>[^\"]+)\")",
+    re.MULTILINE,
 )
 
 
 @contextmanager
 def traced(target: Target) -> Iterator[tuple[Target, list[str]]]:
-    """The target run under strace, and (once the block ends) the off-machine addresses it tried.
+    """The target run under strace, and (once the block ends) strace's record of its connect() calls.
 
-    strace is Linux's; without it the target runs as it is and the list stays empty. The SDK stops
+    strace is Linux's; without it the target runs as it is and the record stays empty. The SDK stops
     a server by its process group, so strace and the server stop together.
     """
-    tried: list[str] = []
+    record: list[str] = []
     if STRACE is None:
-        yield target, tried
+        yield target, record
         return
     with tempfile.TemporaryDirectory(prefix="corpus-trace-") as folder:
         log = Path(folder) / "connect.log"
-        trace = (STRACE, "-f", "-qq", "-e", "trace=connect", "-e", "signal=none", "-o", str(log))
-        yield dataclasses.replace(target, command=(*trace, *target.command)), tried
-        tried += off_machine(log.read_text(errors="replace") if log.exists() else "")
+        trace = (STRACE, "-f", "-qq", "-ttt", "-e", "trace=connect", "-e", "signal=none", "-o", str(log))
+        yield dataclasses.replace(target, command=(*trace, *target.command)), record
+        record.append(log.read_text(errors="replace") if log.exists() else "")
 
 
-def off_machine(trace: str) -> list[str]:
-    """Each address:port connected to that is not this machine's own (loopback), in order, once."""
+def off_machine(trace: str, since: float = 0.0) -> list[str]:
+    """Each address:port connected to at `since` (seconds since the epoch) or later that is not this
+    machine's own (loopback), in order, once."""
     found: dict[str, None] = {}
     for match in CONNECT.finditer(trace):
         host = match.group("v4") or match.group("v6") or ""
-        if not ipaddress.ip_address(host.removeprefix("::ffff:")).is_loopback:
+        late = float(match.group("time") or 0) >= since
+        if late and not ipaddress.ip_address(host.removeprefix("::ffff:")).is_loopback:
             found[f"{host}:{match.group('port')}"] = None
     return list(found)
 
@@ -278,6 +296,7 @@ def row(name: str, package: str, server: ServerAudit, run: SandboxRun, seconds: 
         run.changed,
         run.start_stop,
         server.scratch_left,
+        run.home_left,
         run.reading.left_running,
         run.network,
         run.start_stop_network,
@@ -293,10 +312,12 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         "Written by `make audit-corpus` (`python -m instruments.audit.corpus`): every server pinned in",
         "`instruments/audit/corpus.json`, installed from PyPI and npm into `.cache/audit-corpus/`, audited",
         'alone in a throwaway sandbox with the default (safe) settings. "Sandbox" is what the probe changed',
-        "there, from a hash of every file (HOME points into the sandbox too) after the server had started",
-        "and listed its tools and again after it had stopped, less what a control session (start, list,",
-        'stop, no call) changed, which is the server\'s own starting and stopping, shown as "start/stop".',
-        '"Scratch" is what the server left in the temporary folder the audit gives it and then removes.',
+        "there, from a hash of every file after the server had started and listed its tools and again after",
+        "it had stopped, less what a control session (start, list, stop, no call) changed, which is the",
+        'server\'s own starting and stopping, shown as "start/stop". "Scratch" is what the server left in the',
+        'temporary folder the audit gives it and then removes; "home", what the probe session wrote in the',
+        "home folder the audit gives it and then removes (what the control session wrote there is shown",
+        "under start/stop, with a ~).",
         '"Network": the addresses off this machine the server connected to, or tried to, during the probe,',
         "from strace's record of its connect() calls; what it tried while starting and stopping is shown apart.",
         '"Left running": a process the server started that was still running after the server stopped',
@@ -322,6 +343,10 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
             )
         if r.scratch_left:
             changed += f"; scratch: {len(r.scratch_left)} left, removed"
+        if r.home_left:
+            changed += (
+                f"; home: {', '.join(r.home_left[:2])}{', ...' if len(r.home_left) > 2 else ''}, removed"
+            )
         if r.left_running:
             changed += f"; LEFT RUNNING: {printable(r.left_running[0])[:80]} (stopped by the audit)"
         return (
@@ -346,7 +371,8 @@ def markdown(rows: list[Row], ours: list[Row], total: float, before: dict[str, f
         f"{sum(r.calls_sent for r in audited)} calls sent, {sum(r.calls_skipped for r in audited)} skipped for safety; "
         f"sandboxes changed by the probe: {sum(bool(r.changed) for r in audited)}; by starting and stopping: "
         f"{sum(bool(r.start_stop) for r in audited)}; servers that left scratch: "
-        f"{sum(bool(r.scratch_left) for r in audited)}; servers that left a process running: "
+        f"{sum(bool(r.scratch_left) for r in audited)}; servers whose probe wrote in their home: "
+        f"{sum(bool(r.home_left) for r in audited)}; servers that left a process running: "
         f"{sum(bool(r.left_running) for r in audited)}; servers whose probe tried the network: "
         f"{sum(bool(r.network) for r in audited)}. Whole run: {total:.0f} s.",
         "",
@@ -428,9 +454,7 @@ def _audit_row(name: str, package: str, target: Target, place: Path | None, reco
     try:
         sandboxed = anyio.run(audit_one, target, place)
     except Unreachable as exc:
-        return Row(
-            name, package, 0, 0, 0.0, "", 0, 0, [], [], [], [], [], [], [], time.monotonic() - began, str(exc)
-        )
+        return Row(name, package, seconds=time.monotonic() - began, error=str(exc))
     reading = sandboxed.reading
     (server,) = audit_readings([reading]).servers
     if record:

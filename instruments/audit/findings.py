@@ -93,6 +93,8 @@ class ServerAudit:
     stray_stdout: list[str] = field(default_factory=list)
     scratch_left: list[str] = field(default_factory=list)
     """What the server left in the temporary folder the audit gave it (then removed)."""
+    home_left: list[str] = field(default_factory=list)
+    """What the server wrote in the fresh home folder the audit gave it (then removed)."""
 
 
 @dataclass(frozen=True)

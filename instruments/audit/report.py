@@ -166,17 +166,13 @@ def _server(console: Console, server: ServerAudit) -> None:
             "  ! Every call failed the same way, which is the machine, not the surface; the probe is not "
             f"scored. The error: {safe(' '.join(server.environment_failure.split()))}"
         )
-    if server.scratch_left:
-        left = ", ".join(server.scratch_left[:SCRATCH_NAMES])
-        more = (
-            f" and {len(server.scratch_left) - SCRATCH_NAMES} more"
-            if len(server.scratch_left) > SCRATCH_NAMES
-            else ""
-        )
-        console.print(
-            f"  Left {len(server.scratch_left)} entries in the temporary folder the audit gave it, now "
-            f"removed: {safe(left)}{more}"
-        )
+    for names, folder in ((server.scratch_left, "temporary folder"), (server.home_left, "home folder")):
+        if names:
+            more = f" and {len(names) - SCRATCH_NAMES} more" if len(names) > SCRATCH_NAMES else ""
+            console.print(
+                f"  Left {len(names)} entries in the {folder} the audit gave it, now removed: "
+                f"{safe(', '.join(names[:SCRATCH_NAMES]))}{more}"
+            )
     _set_checks(console, "Set checks", server.checks)
     rows = rollup(server)
     table = Table(box=box.MARKDOWN, title="Per check: tools failing, worst first")

@@ -37,6 +37,7 @@ class Reading:
     schema_problems: dict[str, str] = field(default_factory=dict)
     stray_stdout: list[str] = field(default_factory=list)
     scratch_left: list[str] = field(default_factory=list)
+    home_left: list[str] = field(default_factory=list)
     handshake_only: bool = False
     left_running: list[str] = field(default_factory=list)
 
@@ -89,6 +90,7 @@ async def read_all(
                 reading,
                 stray_stdout=list(session.stray_stdout),
                 scratch_left=list(session.scratch_left),
+                home_left=list(session.home_left),
                 handshake_only=session.handshake_only,
                 left_running=list(session.left_running),
             )
@@ -147,6 +149,7 @@ def audit_readings(readings: Sequence[Reading], requests: Sequence[Request] | No
                 environment_failure=blocked,
                 stray_stdout=reading.stray_stdout[:5],
                 scratch_left=reading.scratch_left,
+                home_left=reading.home_left,
             )
         )
     everything = [tool for reading in readings for tool in reading.tools]

@@ -12,6 +12,9 @@
 - writes: like a server with state in its folder: state.txt is written at start and rewritten at
   exit, and a log named for the session is started and then written on each call; a tools/call, although the tool says it is read-only, writes called.txt (with the path of
   its TMPDIR) and leaves a file in TMPDIR.
+- home: like a server with settings and telemetry in the user's home: ~/.rogue/settings.yaml is
+  written at start, and each tools/call (of a tool that says it is read-only) appends to
+  ~/.rogue/calls.log and writes the path of that home to $ROGUE_HOME_FILE.
 - acts: two more tools, not read-only, that never validate: every call "runs" and fails the way a
   remote service would, as @antv/mcp-server-chart does.
 - leaky: rogue_lookup and a second tool, both saying openWorldHint: false, fail on a DNS lookup.
@@ -113,6 +116,11 @@ def answer(message: dict[str, object]) -> dict[str, object] | None:
             with socket.socket() as connection, contextlib.suppress(OSError):
                 connection.settimeout(0.2)
                 connection.connect(("192.0.2.1", 9))
+        if "home" in MODES:
+            with open(os.path.expanduser("~/.rogue/calls.log"), "a") as file:
+                file.write("call\n")
+            with open(os.environ["ROGUE_HOME_FILE"], "w") as file:
+                file.write(os.path.expanduser("~"))
         if "writes" in MODES:
             with open(f"session-{os.getpid()}.log", "a") as file:
                 file.write("call\n")
@@ -146,6 +154,10 @@ def main() -> None:
         time.sleep(30)
     if "stray" in MODES:
         print("Server starting up, hello!", flush=True)
+    if "home" in MODES:
+        os.makedirs(os.path.expanduser("~/.rogue"), exist_ok=True)
+        with open(os.path.expanduser("~/.rogue/settings.yaml"), "w") as file:
+            file.write("telemetry: on\n")
     if "writes" in MODES:
         with open("state.txt", "w") as file:
             file.write("running")

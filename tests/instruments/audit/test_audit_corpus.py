@@ -1,8 +1,9 @@
-"""The corpus runner's sandbox check, and the temporary folder the audit gives every server it starts.
+"""The corpus runner's sandbox check, and the temporary and home folders the audit gives every server it starts.
 
 The rogue server in "writes" mode behaves like a server with state: it writes state.txt when it
 starts and rewrites it when it stops, and its read-only tool (which lies) writes called.txt and
-leaves a file in TMPDIR. The runner must blame the probe for called.txt only.
+leaves a file in TMPDIR. The runner must blame the probe for called.txt only. In "home" mode it
+keeps settings and telemetry in ~/.rogue, as astro-airflow-mcp does in ~/.astro.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from instruments.audit.connect import Target
+from instruments.audit.connect import Target, fresh_home_environment
 from instruments.audit.corpus import (
     STRACE,
     audit_one,
@@ -78,6 +79,19 @@ def test_only_addresses_off_the_machine_count() -> None:
     assert off_machine(trace) == ["140.82.112.3:443", "2001:4860:4860::8888:53"]
 
 
+def test_a_connection_made_before_the_tools_were_listed_is_not_the_probe_s() -> None:
+    trace = "\n".join(
+        [
+            '12 1764633600.100000 connect(3, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("10.0.0.53")}'
+            ", 16) = 0",
+            '13 1764633601.500000 connect(4, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("192.0.2.7")}'
+            ", 16) = -1 ENETUNREACH",
+        ]
+    )
+    assert off_machine(trace) == ["10.0.0.53:53", "192.0.2.7:443"]
+    assert off_machine(trace, since=1764633601.0) == ["192.0.2.7:443"]
+
+
 async def test_a_server_s_scratch_goes_to_a_folder_of_its_own_that_is_removed(tmp_path: Path) -> None:
     (reading,) = await read_all([writer(tmp_path)], probe=True, timeout=10)
     given = Path((tmp_path / "called.txt").read_text())
@@ -86,6 +100,53 @@ async def test_a_server_s_scratch_goes_to_a_folder_of_its_own_that_is_removed(tm
     assert reading.scratch_left == ["rogue-scratch.txt"]
     (server,) = audit_readings([reading]).servers
     assert server.scratch_left == ["rogue-scratch.txt"]
+
+
+def in_home(tmp_path: Path, **options: bool) -> tuple[Target, Path]:
+    """The rogue in "home" mode, in a sandbox with a HOME of its own; and the sandbox."""
+    place = tmp_path / "sandbox"
+    (place / "home").mkdir(parents=True)
+    env = {**os.environ, "HOME": str(place / "home"), "ROGUE_HOME_FILE": str(tmp_path / "home-was")}
+    return Target(command=(sys.executable, str(ROGUE), "home"), env=env, cwd=str(place), **options), place
+
+
+async def test_what_a_server_writes_in_its_home_lands_in_a_fresh_one_that_is_removed(tmp_path: Path) -> None:
+    target, place = in_home(tmp_path)
+    (reading,) = await read_all([target], probe=True, timeout=10)
+    given = Path((tmp_path / "home-was").read_text())
+    assert given.name.startswith("mcp-surface-audit-home-")
+    assert not given.exists()
+    assert list((place / "home").iterdir()) == []
+    assert reading.home_left == [".rogue/calls.log", ".rogue/settings.yaml"]
+    (server,) = audit_readings([reading]).servers
+    assert server.home_left == reading.home_left
+
+
+async def test_the_corpus_shows_home_writes_apart_from_the_sandbox_s_changes(tmp_path: Path) -> None:
+    target, place = in_home(tmp_path)
+    sandboxed = await audit_one(target, place)
+    assert sandboxed.changed == []
+    assert sandboxed.home_left == [".rogue/calls.log"]
+    assert "~.rogue/settings.yaml" in sandboxed.start_stop
+
+
+async def test_without_a_fresh_home_the_server_writes_in_the_one_it_was_given(tmp_path: Path) -> None:
+    target, place = in_home(tmp_path, fresh_home=False)
+    (reading,) = await read_all([target], probe=True, timeout=10)
+    assert (place / "home" / ".rogue" / "calls.log").read_text().startswith("call\n")
+    assert reading.home_left == []
+
+
+def test_the_launchers_caches_stay_the_caller_s_and_the_xdg_folders_follow_home() -> None:
+    caller = {"HOME": "/home/ada", "XDG_CONFIG_HOME": "/home/ada/.config", "UV_CACHE_DIR": "/fast/uv"}
+    env = fresh_home_environment(caller, "/tmp/fresh")
+    assert env["HOME"] == "/tmp/fresh"
+    assert "XDG_CONFIG_HOME" not in env  # so settings are read and written under the fresh HOME
+    assert env["npm_config_cache"] == "/home/ada/.npm"
+    assert env["npm_config_userconfig"] == "/home/ada/.npmrc"
+    assert env["npm_config_logs_dir"] == "/tmp/fresh/.npm/_logs"
+    assert env["UV_CACHE_DIR"] == "/fast/uv"  # the caller's own choice stands
+    assert env["UV_PYTHON_INSTALL_DIR"] == "/home/ada/.local/share/uv/python"
 
 
 def test_changes_name_what_was_added_removed_and_edited(tmp_path: Path) -> None:

@@ -274,3 +274,20 @@ def test_a_report_of_a_big_server_stays_bounded_by_its_findings() -> None:
     out = io.StringIO()
     render(audited, Console(file=out, width=200))
     assert len(out.getvalue()) < 50_000
+
+
+def test_a_server_gets_a_fresh_home_unless_env_names_home(tmp_path: Path) -> None:
+    marker = tmp_path / "home-was"
+    env = {"ROGUE_HOME_FILE": str(marker)}
+    fresh = run_audit("--json", "--server", rogue("home"), env=env)
+    assert fresh.returncode == 0, fresh.stderr
+    report = json.loads(fresh.stdout)
+    assert report["servers"][0]["home_left"] == [".rogue/calls.log", ".rogue/settings.yaml"]
+    assert any("fresh home folder" in note and "--env HOME" in note for note in report["notes"])
+    assert not Path(marker.read_text()).exists()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    given = run_audit("--json", "--env", f"HOME={mine}", "--server", rogue("home"), env=env)
+    assert given.returncode == 0, given.stderr
+    assert (mine / ".rogue" / "settings.yaml").exists()
+    assert not any("fresh home folder" in note for note in json.loads(given.stdout)["notes"])
