@@ -118,7 +118,7 @@ FILLER = frozenset({
     "provide", "provides", "give", "gives", "show", "shows", "perform", "performs", "allow", "allows",
     "list", "lists", "available", "registered", "active", "running", "current", "content",
     "value", "about", "detailed", "optional", "optionally", "filters", "filtering", "pagination",
-    "paginated", "options",
+    "paginated", "options", "manage", "manages", "operations", "single",
 })
 # fmt: on
 WHAT_MIN_WORDS, WHAT_MIN_NEW_WORDS = 3, 1
@@ -157,7 +157,7 @@ WHEN = re.compile(
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
     r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (by [\w ]{1,30} )?(to|for|when)\b"
     r"|(?<!to )\bhelp(s|ing)? (\w+ ){0,2}(identify|find|determine|understand|debug|diagnose|decide|choose|discover|explore|troubleshoot|assess)\b"
-    r"|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
+    r"|\breach for (it|this)\b|\brun (it|this)( tool)? (\w+ly |first )?(when|whenever|before|after)\b|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
     r"|\bbest practice (is )?to\b|\bprerequisite for\b|\b(create|call|run) (one|it|this) when\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b|\bpreferred over\b|\brequired before\b|^\W*answers ['\"“]"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
@@ -186,7 +186,8 @@ WHEN_NOT = re.compile(
     r"|\bstops after\b|\bdistinct from\b|\b(different from|unlike) (the )?['\"`]?\w+[_-]\w+|(,|;|\s[\u2014\u2013])\s+not (a |an |the )?(?!only\b|found\b|yet\b|to\b|all\b|just\b|as\b)[\w-]+( [\w-]+){0,2}(?=\s*([.;\u2014\u2013]|$))"
     r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
-    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b",
+    r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b"
+    r"|\bmust not be used\b|\(requires\b|\b(often|usually|may|might) fail\b|\breturns no (?!results\b)\w+|\breturns (an? )?(API )?error\b(?! (details|messages?|codes?|information|info|objects?)\b)",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -203,7 +204,7 @@ CLOSED_SET = re.compile(
     # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
     r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))"
     # "Valid values include: ..." gives some of the options, not all of them.
-    r"|\b(allowed|valid|possible|accepted|supported|available|optional) (values|options)\b(?! include)"
+    r"|\b(allowed|valid|possible|accepted|supported|available|optional) (values|options|operations|actions|modes)\b(?! include)"
     r"|\boptions are\b|\boptions:\s*(?="
     + QUOTED
     + r")|\boptions:\s*[-*•]\s*(?="
@@ -241,11 +242,11 @@ CLOSED_SET = re.compile(
     # Two quoted options, the first explained: "'range' (default) or 'instant'".
     + r"|['\"`][a-z][\w-]*['\"`]\s*\([^()]{1,40}\),? or ['\"`][a-z][\w-]*['\"`]"
     # After a colon: "Operation type: 'replace', 'add', 'remove'", "by state: firing, pending, normal, error".
-    + r"|:\s*"
+    + r"|(?::|\s[-\u2013\u2014])\s*"
     + QUOTED
-    + r"(?:\s*,\s*"
+    + r"(?:\s*\([^()]{1,30}\))?(?:\s*,\s*"
     + QUOTED
-    + r"){2,}"
+    + r"(?:\s*\([^()]{1,30}\))?){2,}"
     + r"|:\s*[\w-]+(?:, [\w-]+)+,? or [\w-]+(?:\s*\([^)]*\))?\.?(?:$|\s)"
     # Each option explained in turn: '"standard" for full node data, "minimal" for names only'.
     + r"|^\s*"
@@ -334,7 +335,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) ([^.]{0,60} )?(before|after) (using |calling )?['\"`]?\w+_\w+)|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have|assign)\b| only\b| be (the|an?|logged|signed|authenticated|authori[sz]ed)\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
+            r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) ([^.]{0,60} )?(before|after) (using |calling )?['\"`]?\w+_\w+| ['\"`]?\w+_\w+['\"`]? first\b)|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have|assign)\b| only\b| be (the|an?|logged|signed|authenticated|authori[sz]ed)\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
             r"|\byou (should|need to) always\b|\b(use|call) the ['\"`]?[\w-]+['\"`]? tool (?-i:FIRST) to (plan|think|understand|reflect|reason)\b|\b(?-i:STOP) and (use|call)\b|\bcall (it|this( tool)?) (once )?at (the |session )?start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
             # Orders on how the model answers the user are not about this tool.
             r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b",
@@ -344,7 +345,8 @@ HIJACK = (
     ),
     (
         re.compile(
-            r"\b(before|instead of) (calling|using|performing|running) (any|every|all|other)\b",
+            r"\b(before|instead of) (calling|using|performing|running) (any|every|all|other)\b"
+            r"|\bif (an?|any) [\w -]{1,30}\btools? (is |are )?(available|installed|connected)\b",
             re.IGNORECASE,
         ),
         "instruction aimed at other tools",

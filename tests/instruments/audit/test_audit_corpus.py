@@ -102,12 +102,13 @@ async def test_a_server_s_scratch_goes_to_a_folder_of_its_own_that_is_removed(tm
     assert server.scratch_left == ["rogue-scratch.txt"]
 
 
-def in_home(tmp_path: Path, **options: bool) -> tuple[Target, Path]:
+def in_home(tmp_path: Path, fresh_home: bool = True) -> tuple[Target, Path]:
     """The rogue in "home" mode, in a sandbox with a HOME of its own; and the sandbox."""
     place = tmp_path / "sandbox"
     (place / "home").mkdir(parents=True)
     env = {**os.environ, "HOME": str(place / "home"), "ROGUE_HOME_FILE": str(tmp_path / "home-was")}
-    return Target(command=(sys.executable, str(ROGUE), "home"), env=env, cwd=str(place), **options), place
+    command = (sys.executable, str(ROGUE), "home")
+    return Target(command=command, env=env, cwd=str(place), fresh_home=fresh_home), place
 
 
 async def test_what_a_server_writes_in_its_home_lands_in_a_fresh_one_that_is_removed(tmp_path: Path) -> None:
