@@ -157,7 +157,7 @@ WHEN = re.compile(
     r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
     r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (by [\w ]{1,30} )?(to|for|when)\b"
     r"|(?<!to )\bhelp(s|ing)? (\w+ ){0,2}(identify|find|determine|understand|debug|diagnose|decide|choose|discover|explore|troubleshoot|assess)\b"
-    r"|\breach for (it|this)\b|\brun (it|this)( tool)? (\w+ly |first )?(when|whenever|before|after)\b|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
+    r"|^\W*[\"“][^\"”]{3,}[\"”]\s*(→|->|=>)\W*\w+|\breach for (it|this)\b|\brun (it|this)( tool)? (\w+ly |first )?(when|whenever|before|after)\b|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
     r"|\bbest practice (is )?to\b|\bprerequisite for\b|\b(create|call|run) (one|it|this) when\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b|\bpreferred over\b|\brequired before\b|^\W*answers ['\"“]"
     r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
@@ -180,14 +180,16 @@ WHEN_NOT = re.compile(
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in(?! (the )?[\w-]+ format\b)|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*((note|important|warning)\W*:\s*)?requires\b(?! ['\"`]| (a |an |the )?(user-provided |\w+ )?(\w*(Id|ID|_id|_name|Name)|name|id|(the )?argument)\b)|\brequires (a|an) (?!(user-provided |\w+ )?(\w*(Id|ID|_id)|the argument)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved|filtered|checked|verified)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
-    r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted|removed|sent)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
+    r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in(?! (the )?[\w-]+ format\b)|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*((note|important|warning)\W*:\s*)?requires\b(?! ['\"`]| (a |an |the )?(user-provided |[\w']+ ){0,2}(\w*(Id|ID|_id|_name|Name)|name|id|(the )?argument)\b)|\brequires (a|an) (?!(user-provided |\w+ )?(\w*(Id|ID|_id)|the argument)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved|filtered|checked|verified)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
+    r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (currently )?(supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted|removed|sent)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\b(this tool|it|this) (does not|doesn't|(?-i:NOT)) (?!exist|have|need|require|matter)\w+|\bdoes (?-i:NOT) \w+|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b|\byou must (be|have) (the |an? )?(owner|admin|member|logged|signed|authenticated|authori[sz]ed|permissions?|access)\b"
     r"|\bstops after\b|\bdistinct from\b|\b(different from|unlike) (the )?['\"`]?\w+[_-]\w+|(,|;|\s[\u2014\u2013])\s+not (a |an |the )?(?!only\b|found\b|yet\b|to\b|all\b|just\b|as\b)[\w-]+( [\w-]+){0,2}(?=\s*([.;\u2014\u2013]|$))"
     r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
     r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b"
-    r"|\bmust not be used\b|\(requires\b|\b(often|usually|may|might) fail\b|\breturns no (?!results\b)\w+|\breturns (an? )?(API )?error\b(?! (details|messages?|codes?|information|info|objects?)\b)",
+    r"|\bmust not be used\b|\(requires\b|\b(often|usually|may|might) fail\b|\breturns no (?!results\b)\w+|\breturns (an? )?(API )?error\b(?! (details|messages?|codes?|information|info|objects?)\b)"
+    r"|\bretiring\b|\bbeing (discontinued|retired|removed|deprecated)\b|\bwill be (removed|retired|discontinued)\b"
+    r"|\b(is|are) (not exposed|redacted|masked|omitted|unaffected)\b|\bonly available\b|\bmust have the \S+ capabilit",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -257,6 +259,10 @@ CLOSED_SET = re.compile(
     # Alternatives between bars: "auto | literal | regex", "updated_by|created_by".
     + r"|(?<![|\w/({.-])[a-z][\w-]*(?: ?\| ?[a-z][\w-]*)+(?![\w|-])"
     + r"|\b(supported|allowed|accepted|available)( (?!include|fields)[\w-]+){0,2}:\s*[\w-]+(?:\s*\([^)]*\))?(, [\w-]+(?:\s*\([^)]*\))?){2,}"
+    + r"|\bonly "
+    + QUOTED
+    + r" (is|are) (currently )?supported\b|\bvalues? (can|must) be (either )?[\w-]+(, [\w-]+)*,? or [\w-]+\b"
+    + r"|\bset (it )?to (either )?['\"`]?[\w-]+['\"`]?,? or ['\"`]?[\w-]+['\"`]?\s*(\.|$)"
     + r"|\b(supported|allowed|accepted)( values| options| fields)?( are)?:\s*"
     + QUOTED
     + r"(?:\s*,\s*"
@@ -321,10 +327,18 @@ COUNT_WORDS = frozenset(
         "results",
         "items",
         "k",
+        "rows",
+        "interval",
+        "expiration",
+        "expires",
+        "expiry",
+        "ttl",
+        "first",
     }
 )
 PROSE_BOUND = re.compile(
-    r"\b(max(imum)?|min(imum)?|at most|at least|up to|between|range|from \d+ to)\b:?\s*\(?-?\d", re.IGNORECASE
+    r"\b(max(imum)?|min(imum)?|at most|at least|up to|between|range|from \d+ to)\b:?\s*\(?-?\d|\(\d+\s*[-\u2013]\s*\d+\)",
+    re.IGNORECASE,
 )
 STRUCTURED = re.compile(
     r"\b(returns?|responds?|answers?)\b[^.]*\b(JSON|object|fields|dictionary)\b", re.IGNORECASE
@@ -338,7 +352,8 @@ HIJACK = (
             r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) ([^.]{0,60} )?(before|after) (using |calling )?['\"`]?\w+_\w+| ['\"`]?\w+_\w+['\"`]? first\b)|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have|assign)\b| only\b| be (the|an?|logged|signed|authenticated|authori[sz]ed)\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
             r"|\byou (should|need to) always\b|\b(use|call) the ['\"`]?[\w-]+['\"`]? tool (?-i:FIRST) to (plan|think|understand|reflect|reason)\b|\b(?-i:STOP) and (use|call)\b|\bcall (it|this( tool)?) (once )?at (the |session )?start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
             # Orders on how the model answers the user are not about this tool.
-            r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b",
+            r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b"
+            r"|\balways include\b[^.]{0,60}\bwhen (presenting|answering|responding|replying)\b",
             re.IGNORECASE,
         ),
         "standing order",

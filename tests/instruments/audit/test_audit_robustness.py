@@ -172,13 +172,15 @@ def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
     tmp_path: Path, signum: int, code: int
 ) -> None:
     pid_file = tmp_path / "pid"
+    audits_temp = tmp_path / "tmp"  # where the audit makes the server's TMPDIR and HOME
+    audits_temp.mkdir()
     process = subprocess.Popen(
-        [sys.executable, "-m", "instruments.audit", "--timeout", "600", "--server", rogue("stall")],
+        [sys.executable, "-m", "instruments.audit", "--timeout", "600", "--server", rogue("stall", "home")],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "ROGUE_PID_FILE": str(pid_file)},
+        env={**os.environ, "ROGUE_PID_FILE": str(pid_file), "TMPDIR": str(audits_temp)},
     )
     # The first call stalls forever, so the audit is inside a call when the signal comes.
     deadline = time.monotonic() + 60
@@ -191,6 +193,7 @@ def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
     assert process.returncode == code
     assert stderr == ""
     wait_until_gone(int(pid_file.read_text()), "the server")
+    assert list(audits_temp.iterdir()) == []  # the server's home and scratch, with what it wrote, are gone
 
 
 def test_a_process_the_server_leaves_running_is_stopped_and_reported(tmp_path: Path) -> None:
