@@ -123,8 +123,10 @@ class Session:
     stray_stdout: list[str] = field(default_factory=list)
     scratch_left: list[str] = field(default_factory=list)
     """What a started server left in its temporary folder; known once the session has closed."""
+    home: str = ""
+    """The fresh home the audit gave it; "" when it has the caller's."""
     home_left: list[str] = field(default_factory=list)
-    """The files it wrote in the fresh home the audit gave it; known once the session has closed."""
+    """The files it wrote in that home; known once the session has closed."""
     handshake_only: bool = False
     """It ended the connection at server/discover and was read over the initialize handshake."""
     left_running: list[str] = field(default_factory=list)
@@ -222,7 +224,9 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
                     transport = _stdio(parameters, errlog, stray)
             started = True
             scope.deadline = math.inf
-            session = Session(client, stray, handshake_only=mode == "legacy")
+            session = Session(
+                client, stray, handshake_only=mode == "legacy", home=home if target.fresh_home else ""
+            )
             try:
                 yield session
             finally:
@@ -234,7 +238,7 @@ async def connect(target: Target, timeout: float) -> AsyncIterator[Session]:
                 else:
                     session.left_running = _stop_left_running(scratch)
                     session.scratch_left = sorted(os.listdir(scratch))
-                    session.home_left = _files_under(home) if target.fresh_home else []
+                    session.home_left = files_under(home) if target.fresh_home else []
         if not started:
             raise Unreachable(_reason(target, TimeoutError(), timeout, _last_line(errlog), statuses, stray))
 
@@ -256,7 +260,8 @@ def _stop_left_running(scratch: str) -> list[str]:
     return list(found.values())
 
 
-def _files_under(folder: str) -> list[str]:
+def files_under(folder: str) -> list[str]:
+    """Every file below `folder`, as paths relative to it."""
     return sorted(
         os.path.relpath(os.path.join(parent, name), folder)
         for parent, _, names in os.walk(folder)

@@ -52,7 +52,7 @@ from typing import Any
 
 import anyio
 
-from instruments.audit.connect import Target, Unreachable, server_environment
+from instruments.audit.connect import Session, Target, Unreachable, files_under, server_environment
 from instruments.audit.findings import ServerAudit
 from instruments.audit.probe import Permission
 from instruments.audit.report import rollup
@@ -188,10 +188,12 @@ async def audit_one(target: Target, place: Path | None) -> SandboxRun:
         started = fingerprint(place) if place else {}
         before: dict[str, str] = {}
         listed = [0.0]
+        home_at_listing: set[str] = set()
 
-        def snapshot() -> None:
+        def snapshot(session: Session) -> None:
             before.update(fingerprint(place) if place else {})
             listed[0] = time.time()
+            home_at_listing.update(files_under(session.home) if session.home else [])
 
         with traced(target) as (run, trace):
             (reading,) = await read_all(
@@ -203,6 +205,10 @@ async def audit_one(target: Target, place: Path | None) -> SandboxRun:
         # again by each session because each gets a fresh home).
         created = set(before) - set(started)
         tried = off_machine("".join(trace), since=listed[0] if probe else 0.0)
+        if probe:  # what the start-up wrote before the tools were listed is not the probe's doing either
+            reading = dataclasses.replace(
+                reading, home_left=[path for path in reading.home_left if path not in home_at_listing]
+            )
         return reading, changes(before, fingerprint(place) if place else {}), created, tried
 
     control, start_stop, _, start_stop_network = await session(probe=False)

@@ -18,7 +18,7 @@ from mcp_types import Tool
 
 from instruments.audit import costs, setchecks
 from instruments.audit.checklist import ServerTools, check_tool
-from instruments.audit.connect import Target, connect, list_tools
+from instruments.audit.connect import Session, Target, connect, list_tools
 from instruments.audit.findings import Audit, Check, ProbeResult, ServerAudit, ToolAudit, cap
 from instruments.audit.probe import Permission, Prober, error_shape
 from instruments.audit.score import score
@@ -71,7 +71,7 @@ async def read_all(
     probe: bool,
     timeout: float,
     permission: Permission | None = None,
-    before_probe: Callable[[], object] | None = None,
+    before_probe: Callable[[Session], object] | None = None,
 ) -> list[Reading]:
     readings = []
     for target in targets:
@@ -82,7 +82,7 @@ async def read_all(
                 probe=probe,
                 timeout=timeout,
                 permission=permission,
-                before_probe=before_probe,
+                before_probe=(lambda: before_probe(session)) if before_probe else None,
             )
         # Known only now that the server has stopped.
         readings.append(

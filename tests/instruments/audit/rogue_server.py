@@ -12,8 +12,8 @@
 - writes: like a server with state in its folder: state.txt is written at start and rewritten at
   exit, and a log named for the session is started and then written on each call; a tools/call, although the tool says it is read-only, writes called.txt (with the path of
   its TMPDIR) and leaves a file in TMPDIR.
-- home: like a server with settings and telemetry in the user's home: ~/.rogue/settings.yaml is
-  written at start, and each tools/call (of a tool that says it is read-only) appends to
+- home: like a server with settings, logs and telemetry in the user's home: ~/.rogue/settings.yaml
+  and a log named for the session are written at start, and each tools/call (of a tool that says it is read-only) appends to
   ~/.rogue/calls.log and writes the path of that home to $ROGUE_HOME_FILE.
 - acts: two more tools, not read-only, that never validate: every call "runs" and fails the way a
   remote service would, as @antv/mcp-server-chart does.
@@ -158,6 +158,8 @@ def main() -> None:
         os.makedirs(os.path.expanduser("~/.rogue"), exist_ok=True)
         with open(os.path.expanduser("~/.rogue/settings.yaml"), "w") as file:
             file.write("telemetry: on\n")
+        with open(os.path.expanduser(f"~/.rogue/session-{os.getpid()}.log"), "w") as file:
+            file.write("started\n")
     if "writes" in MODES:
         with open("state.txt", "w") as file:
             file.write("running")
