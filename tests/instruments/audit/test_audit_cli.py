@@ -78,6 +78,10 @@ def test_a_server_that_exits_at_start_exits_2_quoting_its_error_output() -> None
     assert done.returncode == 2
     assert "closed the connection before completing the MCP handshake" in done.stderr
     assert "Its last error output: MY_API_KEY is not set." in done.stderr
+    assert (
+        "fresh home folder of the audit's: if it needs settings or downloads kept in yours, pass --env HOME"
+        in (done.stderr)
+    )
     assert "Traceback" not in done.stderr
 
 
