@@ -187,12 +187,13 @@ async def audit_one(target: Target, place: Path | None) -> SandboxRun:
     async def session(probe: bool) -> tuple[Reading, list[str], set[str], list[str]]:
         started = fingerprint(place) if place else {}
         before: dict[str, str] = {}
-        listed = [0.0]
+        listed = 0.0
         home_at_listing: set[str] = set()
 
         def snapshot(session: Session) -> None:
+            nonlocal listed
             before.update(fingerprint(place) if place else {})
-            listed[0] = time.time()
+            listed = time.time()
             home_at_listing.update(files_under(session.home) if session.home else [])
 
         with traced(target) as (run, trace):
@@ -204,7 +205,7 @@ async def audit_one(target: Target, place: Path | None) -> SandboxRun:
         # so is a connection made before its tools were listed (an update check at start-up, made
         # again by each session because each gets a fresh home).
         created = set(before) - set(started)
-        tried = off_machine("".join(trace), since=listed[0] if probe else 0.0)
+        tried = off_machine("".join(trace), since=listed if probe else 0.0)
         if probe:  # what the start-up wrote before the tools were listed is not the probe's doing either
             reading = dataclasses.replace(
                 reading, home_left=[path for path in reading.home_left if path not in home_at_listing]
