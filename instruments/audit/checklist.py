@@ -16,8 +16,9 @@ when not; describe every parameter; namespace names; return actionable errors), 
   its tools share it (browser_click): distance_tool beside buffer_tool, or Shortcut's stories-search
   beside epics-search, names the tool's subject, not its service. A server whose tools are mostly
   grouped under such words has product areas for namespaces (Lark's bitable_ and im_, Azure DevOps'
-  repo_ and wit_): there a word at least two tools share passes, unless it is a plural (stories-),
-  which names records.
+  repo_ and wit_): there a word at least two tools share passes, unless the server's descriptions
+  use it as an ordinary lowercase word ("the account", "stories"), which names records
+  (mastodon's account_, status_), not a product.
 - says_what: the first sentence (past headings such as "🎯 Purpose:" and list numbers) has at least
   3 words, one of them a content word beyond the name's own words and filler, so it is not the name
   restated (in Chinese, Japanese or Korean each character counts as a word); a first sentence that
@@ -33,6 +34,7 @@ when not; describe every parameter; namespace names; return actionable errors), 
   ("only works within ...", "cannot ...", "at most 100 ...", "the operation will fail if ...",
   "(Cloud only)", "rather than ...", "Requires ...", "requires permissions", "Excludes ...",
   "at most 10,000 returned per request", "≤5000 lines", "Server-only", "NOTHING is changed",
+  "does nothing if it exists", "404 if not followed", "tabs will be closed",
   "only call if ..."), a pointer elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for
   those"), or "call this tool ... unless ...". A rate limit on the
   model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
@@ -126,6 +128,8 @@ STEM_CHARS = 6
 # Below this many tools, one prefix per tool is ordinary (system_cpu beside math_add), not a missing namespace.
 SHARED_PREFIX_MIN_TOOLS = 6
 SHARED_PREFIX_MIN_SHARE = 0.5
+# A lowercase word in running text; not part of a name such as account_get, `status`, or a call f(.
+PROSE_WORD = re.compile(r"(?<![\w./`'\"-])[a-z]+(?![\w/`'\"(-])")
 MAX_NESTING = 3  # schemas may refer to themselves
 # The longest sentence among the 107 real servers recorded is 1,048 characters; reading further into
 # one only costs time on a hostile description (10 MB of padding took 50 s).
@@ -189,7 +193,10 @@ WHEN_NOT = re.compile(
     r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b"
     r"|\bmust not be used\b|\(requires\b|\b(often|usually|may|might) fail\b|\breturns no (?!results\b)\w+|\breturns (an? )?(API )?error\b(?! (details|messages?|codes?|information|info|objects?)\b)"
     r"|\bretiring\b|\bbeing (discontinued|retired|removed|deprecated)\b|\bwill be (removed|retired|discontinued)\b"
-    r"|\b(is|are) (not exposed|redacted|masked|omitted|unaffected)\b|\bonly available\b|\bmust have the \S+ capabilit",
+    r"|\b(is|are) (not exposed|redacted|masked|omitted|unaffected)\b|\bonly available\b|\bmust have the \S+ capabilit"
+    r"|\bdoes nothing (if|when|unless)\b|\bnever (overwrites|overwritten)\b"
+    r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
+    r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで",
     re.IGNORECASE,
 )
 OTHER_TOOL_ORDER = re.compile(
@@ -445,6 +452,8 @@ class ServerTools:
     first_sentences: Counter[str] = field(default_factory=Counter)
     # The share of tools whose first word, not a verb, at least one other tool starts with too.
     grouped_share: float = 0.0
+    # The lowercase words of its descriptions' prose: a first word written there names a record.
+    prose_words: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, names: Iterable[str], descriptions: Iterable[str] = ()) -> ServerTools:
@@ -455,7 +464,8 @@ class ServerTools:
         # Aliases (the same description under two names) are the near-duplicate check's business.
         sentences = Counter(first_sentence(split_sentences(text)) for text in set(descriptions))
         del sentences[""]
-        return cls(unique, first_words, sentences, grouped / max(1, len(unique)))
+        prose = frozenset(w for text in set(descriptions) for w in PROSE_WORD.findall(text))
+        return cls(unique, first_words, sentences, grouped / max(1, len(unique)), prose)
 
 
 def check_tool(
@@ -573,8 +583,13 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     # A namespace is what most of a server's tools share (browser_click, browser_type); a prefix only
     # a few share names their subject: distance_tool beside buffer_tool, stories-search beside epics-search.
     sharing, tools = server.first_words[prefix] + (name not in server.names), len(server.names)
-    # Tools grouped mostly by product area (bitable_, im_): each area names whose tool it is.
-    product_area = sharing >= 2 and not _plural(prefix) and server.grouped_share >= SHARED_PREFIX_MIN_SHARE
+    # Tools grouped mostly by product area (bitable_, im_): each area names whose tool it is. A word the
+    # descriptions write as an ordinary one ("post a status") is a record (status_get), not an area.
+    product_area = (
+        sharing >= 2
+        and not {prefix, prefix + "s", prefix + "es"} & server.prose_words
+        and server.grouped_share >= SHARED_PREFIX_MIN_SHARE
+    )
     if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools and not product_area:
         return (
             "fail",
@@ -582,11 +597,6 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
             "not the service",
         )
     return "pass", f"prefix {prefix}_ names a domain"
-
-
-def _plural(word: str) -> bool:
-    """stories, epics: a plural names records; status, analysis, access are singular."""
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 def first_sentence(sentences: list[str]) -> str:

@@ -264,6 +264,13 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Arm profiles are only available when using the local alarm manager.",
         "The device must have the on_off capability.",
         "Of the file types, only 'animations' is currently supported.",
+        'Use "Parent::Child" for subdecks. Does nothing if it already exists.',
+        "Existing notes are never overwritten; duplicates are skipped and reported.",
+        "Unfollow a topic. 404 if not followed.",
+        "A title search `q=` takes a topic as well; 422 otherwise.",
+        "All current tabs will be closed.",
+        "행(row) 수준의 CRUD는 API에서 지원되지 않습니다.",
+        "削除したページは元に戻すことができません。",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -388,8 +395,15 @@ def test_a_service_prefix_is_a_namespace() -> None:
 
 
 def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
-    def namespaced(name: str, siblings: set[str], server: str = "maps") -> str:
-        return verdict(described(name, "x"), "namespaced", server, siblings)[0]
+    def namespaced(name: str, siblings: set[str], server: str = "maps", prose: str = "x") -> str:
+        """`prose`: what the server's descriptions say, in which a word may be ordinary."""
+        tool = described(name, prose)
+        (check,) = [
+            c
+            for c in check_tool(tool, server, set(), "", ServerTools.of(siblings, [prose]))
+            if c.id == "namespaced"
+        ]
+        return check.status
 
     browser = {"browser_click", "browser_type", "browser_close", "browser_drag", "tabs_list", "tabs_close"}
     assert namespaced("browser_click", browser) == "pass"
@@ -404,7 +418,7 @@ def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
         "teams-list",
         "labels-list",
     }
-    assert namespaced("stories-search", resources, "shortcut") == "fail"
+    assert namespaced("stories-search", resources, "shortcut", "Search stories by keyword.") == "fail"
     # Product areas in the singular, which most of the tools are grouped under, are namespaces.
     areas = {
         "bitable_app_create",
@@ -416,6 +430,13 @@ def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
     areas |= {"wiki_space_get", "drive_member_create"}
     assert namespaced("im_chat_create", areas, "lark") == "pass"
     assert namespaced("drive_member_create", areas, "lark") == "fail"  # a word only one tool has
+    # A word the descriptions use as an ordinary one names records, however the tools are grouped.
+    records = {"account_get", "account_follow", "account_mute", "status_get", "status_post", "status_delete"}
+    records |= {"search", "bookmarks"}
+    said = "Get an account by its id. Post a status to the home timeline."
+    assert namespaced("account_follow", records, "mastodon", said) == "fail"
+    assert namespaced("status_post", records, "mastodon", said) == "fail"
+    assert namespaced("account_follow", records, "mastodon", "Follow the user with this id.") == "pass"
     assert namespaced("web_search_exa", {"web_search_exa", "web_fetch_exa", *subjects}, "exa") == "pass"
     assert verdict(described("distance_tool", "x"), "namespaced")[0] == "pass"  # alone, nothing to compare
     few = {"system_cpu", "math_add"}
