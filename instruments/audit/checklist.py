@@ -16,10 +16,11 @@ when not; describe every parameter; namespace names; return actionable errors), 
   its tools share it (browser_click): distance_tool beside buffer_tool, or Shortcut's stories-search
   beside epics-search, names the tool's subject, not its service. A server whose tools are mostly
   grouped under such words has product areas for namespaces (Lark's bitable_ and im_, Azure DevOps'
-  repo_ and wit_): there a word at least two tools share passes, unless the server's descriptions
-  use it as an ordinary lowercase word ("the account", "stories"), which names records
-  (mastodon's account_, status_), not a product.
-- says_what: the first sentence (past headings such as "🎯 Purpose:" and list numbers) has at least
+  repo_ and wit_): there a word at least two tools share passes, unless it is a plural (stories-)
+  or the server's descriptions use it as an ordinary lowercase word ("the account"): both name
+  records (mastodon's account_, status_), not a product.
+- says_what: the first sentence (past headings such as "🎯 Purpose:", list numbers, and a lone word
+  such as the name after "Tool name:") has at least
   3 words, one of them a content word beyond the name's own words and filler, so it is not the name
   restated (in Chinese, Japanese or Korean each character counts as a word); a first sentence that
   warns or says when instead ("Use this tool when ...") fails; "Use this (as the primary tool) to
@@ -34,7 +35,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   ("only works within ...", "cannot ...", "at most 100 ...", "the operation will fail if ...",
   "(Cloud only)", "rather than ...", "Requires ...", "requires permissions", "Excludes ...",
   "at most 10,000 returned per request", "≤5000 lines", "Server-only", "NOTHING is changed",
-  "does nothing if it exists", "404 if not followed", "tabs will be closed",
+  "does nothing if it exists", "404 if not followed", "tabs will be closed", "Does not
+  download ...", "header-level only", "May cause data loss", "The VM must be running",
   "only call if ..."), a pointer elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for
   those"), or "call this tool ... unless ...". A rate limit on the
   model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
@@ -60,7 +62,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   model ("always call", "you must ..."), instructions about other tools, secrecy orders or overrides
   of the model's earlier instructions, and no other audited server's tool names (names with _ or -,
   so plain words do not count). An emphasis word before a plain fact ("IMPORTANT: only searches
-  your local collection") is not an order and is not flagged.
+  your local collection") is not an order and is not flagged, nor is "always use x_y first" (a
+  prerequisite) or "always use x_y=True for ..." (how to fill an argument).
 """
 
 from __future__ import annotations
@@ -152,6 +155,7 @@ NOT_WHAT = re.compile(
     re.IGNORECASE,
 )
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
+LONE_WORD = re.compile(r"^[\w-]+$")
 HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
@@ -178,7 +182,7 @@ WHEN_NOT = re.compile(
     r"|\bonly (works?|within|for|on|in|searches|supports?|returns?|reads?|lists?|accepts?|allowed|handles?)\b"
     r"|\b(cannot|can't|can not|will not|won't|does not|doesn't|(?<!you )do not|(?<!you )don't) (be used|work|check|prove|verify|guarantee|handle|support|access|read|write|follow|"
     r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist|try|attempt|connect|allow)\b"
-    r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?)( about| around| roughly)? \d"
+    r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?)( about| around| roughly)? [~≈]?\d"
     r"|\b(fails|will fail|errors?)( \w+ly)? (if|when|for|unless)\b|\bfails? with\b|\brefuses to\b|\buse only when\b|\bcapped at\b|\bfails the call\b|\bno-op\b|\bmust be \w+ first\b|\bmust have no\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
@@ -196,6 +200,8 @@ WHEN_NOT = re.compile(
     r"|\b(is|are) (not exposed|redacted|masked|omitted|unaffected)\b|\bonly available\b|\bmust have the \S+ capabilit"
     r"|\bdoes nothing (if|when|unless)\b|\bnever (overwrites|overwritten)\b"
     r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
+    r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
+    r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"
     r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで",
     re.IGNORECASE,
 )
@@ -356,7 +362,7 @@ HIJACK = (
     (
         re.compile(
             # "Always use absolute paths" is how to fill an argument; "always use this tool" is an order.
-            r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) ([^.]{0,60} )?(before|after) (using |calling )?['\"`]?\w+_\w+| ['\"`]?\w+_\w+['\"`]? first\b)|\balways use (this|it|the \w+ tool|\w+_\w+)\b|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have|assign)\b| only\b| be (the|an?|logged|signed|authenticated|authori[sz]ed)\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
+            r"\balways (call|run|invoke|prefer)\b(?! (it|this( tool)?) ([^.]{0,60} )?(before|after) (using |calling )?['\"`]?\w+_\w+| ['\"`]?\w+_\w+['\"`]? first\b)|\balways use (this|it|the \w+ tool)\b|\balways use \w+_\w+\b(?!\s*=| first\b)|\byou must\b(?! (also |only )?(set|specify|provide|pass|include|supply|give|enter|select|choose|install|configure|enable|have|assign)\b| only\b| be (the|an?|logged|signed|authenticated|authori[sz]ed)\b| use ['\"`]?[\w-]+['\"`]? as\b| use (the|a|an|its) (?![\w-]+ tool\b))"
             r"|\byou (should|need to) always\b|\b(use|call) the ['\"`]?[\w-]+['\"`]? tool (?-i:FIRST) to (plan|think|understand|reflect|reason)\b|\b(?-i:STOP) and (use|call)\b|\bcall (it|this( tool)?) (once )?at (the |session )?start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
             # Orders on how the model answers the user are not about this tool.
             r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b"
@@ -587,6 +593,7 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     # descriptions write as an ordinary one ("post a status") is a record (status_get), not an area.
     product_area = (
         sharing >= 2
+        and not _plural(prefix)
         and not {prefix, prefix + "s", prefix + "es"} & server.prose_words
         and server.grouped_share >= SHARED_PREFIX_MIN_SHARE
     )
@@ -599,9 +606,16 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     return "pass", f"prefix {prefix}_ names a domain"
 
 
+def _plural(word: str) -> bool:
+    """stories, epics: a plural names records; status, analysis, access are singular."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
 def first_sentence(sentences: list[str]) -> str:
-    """The sentence says_what reads: the first one past headings."""
-    return next((s for s in sentences if not HEADING.match(s)), "")
+    """The sentence says_what reads: the first one past headings, and past a lone word when a sentence
+    follows ("Tool name:\ngetUser\nDescription:\nRetrieves ...": the word is a label's value)."""
+    told = [s for s in sentences if not HEADING.match(s)]
+    return next((s for s in told if not LONE_WORD.match(s)), told[0] if told else "")
 
 
 def _says_what(name: str, first: str, server: ServerTools) -> tuple[Status, str]:
