@@ -20,13 +20,13 @@ when not; describe every parameter; namespace names; return actionable errors), 
   or the server's descriptions use it as an ordinary lowercase word ("the account"): both name
   records (mastodon's account_, status_), not a product.
 - says_what: the first sentence (past headings such as "🎯 Purpose:", list numbers, and a lone word
-  such as the name after "Tool name:") has at least
-  3 words, one of them a content word beyond the name's own words and filler, so it is not the name
-  restated (in Chinese, Japanese or Korean each character counts as a word); a first sentence that
-  warns or says when instead ("Use this tool when ...") fails; "Use this (as the primary tool) to
-  list ..." says what it does. A first sentence two of the server's tools share tells neither apart
-  ("Twilio - Voice: This is the public Twilio REST API." on every tool), unless their descriptions
-  are the same whole (an alias, which near_duplicates reports).
+  such as the name after "Tool name:") has at least 3 words, one of them a content word beyond the
+  name's own words and filler, so it is not the name restated (in Chinese, Japanese or Korean each
+  character counts as a word); a first sentence that warns or says when instead ("Use this tool
+  when ...") fails; "Use this (as the primary tool) to list ..." says what it does. A first
+  sentence two of the server's tools share tells neither apart ("Twilio - Voice: This is the public
+  Twilio REST API." on every tool), unless their descriptions are the same whole (an alias, which
+  near_duplicates reports).
 - says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
   for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
   used to", which describes rather than chooses.
@@ -52,7 +52,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   "'local', 'remote' or 'all'", "possible values: ...", "Sort column: a, b, or c") without an enum.
   A description's own entry for a parameter counts too, on its own line ("Args: mode: ...") or
   mid-sentence ('operation: "list", "delete" (card, confirm=True)').
-  Examples ("e.g.", "Examples:") and formats ("Use format: ...", "YYYY-MM-DD") list no options.
+  Examples ("e.g.", "Examples:"), formats ("Use format: ...", "YYYY-MM-DD") and lists left open
+  ("Standard types: a, b. Custom objects are also supported", "a, b, etc.") list no options.
 - title_set: a title is set (on the tool or in its annotations).
 - annotations_set: the hints that mean something are set. Per the MCP spec, destructiveHint and
   idempotentHint only mean something when readOnlyHint is false, so a read-only tool needs
@@ -155,8 +156,9 @@ NOT_WHAT = re.compile(
     re.IGNORECASE,
 )
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
-LONE_WORD = re.compile(r"^[\w-]+$")
 HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
+# A label's value on a line of its own ("Tool name:\ngetUser"), which the first sentence follows.
+LONE_WORD = re.compile(r"^[\w-]+$")
 WHEN = re.compile(
     # A bare "use for" only as an order ("Use for ..."): "the shell to use for commands" is not one.
     r"(^\W*(usage:\s*)?(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|^\W*usage:\s*(if|when)\b"
@@ -288,6 +290,11 @@ CLOSED_SET = re.compile(
 FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b|(?-i:\bY{2,4}-MM\b)", re.IGNORECASE)
 EXAMPLES = re.compile(
     r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?|includes?|including|common|popular|typical|try)\W*$",
+    re.IGNORECASE,
+)
+# "Standard types: companies, people. Custom objects are also supported": the list is not all of them.
+OPEN_SET = re.compile(
+    r"^\W*(etc\b|\.\.\.|…)|\b(are|is) also (supported|accepted|allowed)\b|\band (more|others)\b",
     re.IGNORECASE,
 )
 PARAMETER_LINE = re.compile(
@@ -792,8 +799,10 @@ def _options(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     for found in pattern.finditer(text):
         before = text[max(0, found.start() - 30) : found.start()]
         sentence = text[: found.start()].rsplit(".", 1)[-1].strip()
+        after = text[found.end() : found.end() + 120]
         if (
             not EXAMPLES.search(before)
+            and not OPEN_SET.search(after)
             and not sentence.lower().startswith("if ")
             and not FORMAT.search(sentence + found.group(0))
         ):

@@ -385,6 +385,13 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
         ("Set to Portrait or Landscape.", "fail"),
         ("Values can be either SmartMatch, ExactMatch, or None", "fail"),
         ("The file type; only 'animations' is currently supported.", "fail"),
+        # A list left open is not the set of values.
+        (
+            "Standard types: companies, people, deals, tasks, notes. Custom objects are also supported.",
+            "pass",
+        ),
+        ("Standard types: companies, people, deals, tasks, notes.", "fail"),
+        ("Status: open, closed, pending, merged, and others.", "pass"),
     ],
 )
 def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are(text: str, status: str) -> None:
