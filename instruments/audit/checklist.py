@@ -475,9 +475,10 @@ class ServerTools:
         generic = GENERIC_VERBS | GENERIC_PREFIXES
         grouped = sum(count for word, count in first_words.items() if count >= 2 and word not in generic)
         # Aliases (the same description under two names) are the near-duplicate check's business.
-        sentences = Counter(first_sentence(split_sentences(text)) for text in set(descriptions))
+        texts = set(descriptions)
+        sentences = Counter(first_sentence(split_sentences(text)) for text in texts)
         del sentences[""]
-        prose = frozenset(w for text in set(descriptions) for w in PROSE_WORD.findall(text))
+        prose = frozenset(word for text in texts for word in PROSE_WORD.findall(text))
         return cls(unique, first_words, sentences, grouped / max(1, len(unique)), prose)
 
 

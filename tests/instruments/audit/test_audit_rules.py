@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,10 +15,16 @@ from instruments.audit.setchecks import near_duplicates
 
 
 def verdict(
-    tool: Tool, key: str, server: str = "files", siblings: frozenset[str] | set[str] = frozenset()
+    tool: Tool,
+    key: str,
+    server: str = "files",
+    siblings: frozenset[str] | set[str] = frozenset(),
+    descriptions: Sequence[str] = (),
 ) -> tuple[str, str]:
-    """One check's verdict; `siblings` are the tool names of the tool's own server."""
-    (check,) = [c for c in check_tool(tool, server, set(), "", ServerTools.of(siblings)) if c.id == key]
+    """One check's verdict; `siblings` are the tool names of the tool's own server, `descriptions`
+    what their descriptions say."""
+    server_tools = ServerTools.of(siblings, descriptions)
+    (check,) = [c for c in check_tool(tool, server, set(), "", server_tools) if c.id == key]
     return check.status, check.evidence
 
 
@@ -413,13 +420,7 @@ def test_a_service_prefix_is_a_namespace() -> None:
 def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
     def namespaced(name: str, siblings: set[str], server: str = "maps", prose: str = "x") -> str:
         """`prose`: what the server's descriptions say, in which a word may be ordinary."""
-        tool = described(name, prose)
-        (check,) = [
-            c
-            for c in check_tool(tool, server, set(), "", ServerTools.of(siblings, [prose]))
-            if c.id == "namespaced"
-        ]
-        return check.status
+        return verdict(described(name, prose), "namespaced", server, siblings, [prose])[0]
 
     browser = {"browser_click", "browser_type", "browser_close", "browser_drag", "tabs_list", "tabs_close"}
     assert namespaced("browser_click", browser) == "pass"
@@ -662,17 +663,15 @@ def test_a_first_sentence_every_tool_shares_does_not_say_what_any_of_them_does()
     boilerplate = "Twilio - Voice: This is the public Twilio REST API."
     names = {"voice_call_delete": "Delete a call.", "voice_trunk_list": "List trunks."}
     descriptions = [f"{boilerplate}\n\n{rest}" for rest in names.values()]
-    siblings = ServerTools.of(names, descriptions)
     tool = described("voice_call_delete", descriptions[0])
-    (check,) = [c for c in check_tool(tool, "twilio", set(), "", siblings) if c.id == "says_what"]
-    assert (check.status, check.evidence) == (
+    assert verdict(tool, "says_what", "twilio", set(names), descriptions) == (
         "fail",
         f"first sentence is the same on 2 of this server's tools: {boilerplate}",
     )
     # An alias, the same description under another name, is a near-duplicate, not a vague sentence.
-    alias = ServerTools.of({"get_article", "wiki_get_article"}, ["Get a Wikipedia article's text."] * 2)
-    tool = described("get_article", "Get a Wikipedia article's text.")
-    assert [c.status for c in check_tool(tool, "wiki", set(), "", alias) if c.id == "says_what"] == ["pass"]
+    text = "Get a Wikipedia article's text."
+    tool = described("get_article", text)
+    assert verdict(tool, "says_what", "wiki", {"get_article", "wiki_get_article"}, [text] * 2)[0] == "pass"
 
 
 @pytest.mark.parametrize(
