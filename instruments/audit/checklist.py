@@ -134,6 +134,8 @@ SHARED_PREFIX_MIN_TOOLS = 6
 SHARED_PREFIX_MIN_SHARE = 0.5
 # A lowercase word in running text; not part of a name such as account_get, `status`, or a call f(.
 PROSE_WORD = re.compile(r"(?<![\w./`'\"-])[a-z]+(?![\w/`'\"(-])")
+# A capitalised word inside a sentence ("from HashiCorp Vault PKI"): a name, not the sentence's start.
+PROPER_NAME = re.compile(r"(?<=[\w,] )(?-i:[A-Z][a-z]+)(?![\w/`'\"(-])")
 MAX_NESTING = 3  # schemas may refer to themselves
 # The longest sentence among the 107 real servers recorded is 1,048 characters; reading further into
 # one only costs time on a hostile description (10 MB of padding took 50 s).
@@ -170,7 +172,8 @@ WHEN = re.compile(
     r"|^\W*[\"“][^\"”]{3,}[\"”]\s*(→|->|=>)\W*\w+|\breach for (it|this)\b|\brun (it|this)( tool)? (\w+ly |first )?(when|whenever|before|after)\b|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
     r"|\bbest practice (is )?to\b|\bprerequisite for\b|\b(create|call|run) (one|it|this) when\b"
     r"|\bprefer (this|it)( tool)? (over|to|instead of)\b|\bpreferred over\b|\brequired before\b|^\W*answers ['\"“]"
-    r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if the user|if you (need|want)"
+    r"|when(ever)? (the |a )?(user|you|model|agent|asked)|if (the )?users? (asks?|wants?|needs?|requests?)|if the user|if you (need|want)"
+    r"|\b(if|when)\b[^.;]{3,80}, (use|call) (this|it)\b(?!( tool| function)? again)"
     r"|(?<!not )(useful|helpful|ideal|best|good|designed|intended|meant|essential) (for|when|to|if)|\buseful as\b|^\W*<(use_cases?|when_to_use)(?=>)|\bfirst step (to|in|for|when|before)"
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) (for|when)"
     r"|in (situations|cases) where|(this|it) is for|after (you|you've|you have|the user)"
@@ -193,7 +196,7 @@ WHEN_NOT = re.compile(
     r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in(?! (the )?[\w-]+ format\b)|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*((note|important|warning)\W*:\s*)?requires\b(?! ['\"`]| (a |an |the )?(user-provided |[\w']+ ){0,2}(\w*(Id|ID|_id|_name|Name)|name|id|(the )?argument)\b)|\brequires (a|an) (?!(user-provided |\w+ )?(\w*(Id|ID|_id)|the argument)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved|filtered|checked|verified)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (currently )?(supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted|removed|sent)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\b(this tool|it|this) (does not|doesn't|(?-i:NOT)) (?!exist|have|need|require|matter)\w+|\bdoes (?-i:NOT) \w+|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b|\byou must (be|have) (the |an? )?(owner|admin|member|logged|signed|authenticated|authori[sz]ed|permissions?|access)\b"
-    r"|\bstops after\b|\bdistinct from\b|\b(different from|unlike) (the )?['\"`]?\w+[_-]\w+|(,|;|\s[\u2014\u2013])\s+not (a |an |the )?(?!only\b|found\b|yet\b|to\b|all\b|just\b|as\b)[\w-]+( [\w-]+){0,2}(?=\s*([.;\u2014\u2013]|$))"
+    r"|\bstops (after|early|once|when|at)\b|\bdistinct from\b|\b(different from|unlike) (the )?['\"`]?\w+[_-]\w+|(,|;|\s[\u2014\u2013])\s+not (a |an |the )?(?!only\b|found\b|yet\b|to\b|all\b|just\b|as\b)[\w-]+( [\w-]+){0,2}(?=\s*([.;\u2014\u2013]|$))"
     r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
     r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b"
@@ -207,19 +210,23 @@ WHEN_NOT = re.compile(
     r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで",
     re.IGNORECASE,
 )
+PARAMETER_RANGE = re.compile(
+    r"\b(max(imum)?|min(imum)?|up to|at most|no more than|limited to|capped at)\W{0,3}[~≈]?\d[\d,.]*|(≤|<=|>=|≥) ?\d[\d,.]*",
+    re.IGNORECASE,
+)
 OTHER_TOOL_ORDER = re.compile(
     r"\b(?:do not|don't|never) (?:use|call|run|invoke) ['\"`]?([A-Za-z0-9]+[_-][\w-]+)", re.IGNORECASE
 )
 # A limit on how often the model may call is not a limit of the tool; it does not say when not to.
 RATE_LIMIT = re.compile(
     r"\b(\d+|once|twice) times?\b|\btimes per\b|\bper (question|conversation|turn|minute|hour|session)\b|\b(calls|requests|queries) per request\b"
-    r"|\brate.?limit",
+    r"|\brate.?limit(?!ing)",
     re.IGNORECASE,
 )
 QUOTED = r"(?:['\"`][\w./=!~<>*+-]+['\"`])"
 CLOSED_SET = re.compile(
     # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
-    r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following))"
+    r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following)| (them|those|these)\b)"
     # "Valid values include: ..." gives some of the options, not all of them.
     r"|\b(allowed|valid|possible|accepted|supported|available|optional) (values|options|operations|actions|modes)\b(?! include)"
     r"|\boptions are\b|\boptions:\s*(?="
@@ -467,6 +474,8 @@ class ServerTools:
     grouped_share: float = 0.0
     # The lowercase words of its descriptions' prose: a first word written there names a record.
     prose_words: frozenset[str] = frozenset()
+    # Words its prose capitalises mid-sentence ("from HashiCorp Vault PKI"), lowercased: names.
+    proper_names: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, names: Iterable[str], descriptions: Iterable[str] = ()) -> ServerTools:
@@ -479,7 +488,13 @@ class ServerTools:
         sentences = Counter(first_sentence(split_sentences(text)) for text in texts)
         del sentences[""]
         prose = frozenset(word for text in texts for word in PROSE_WORD.findall(text))
-        return cls(unique, first_words, sentences, grouped / max(1, len(unique)), prose)
+        proper = frozenset(
+            word.lower()
+            for text in texts
+            for sentence in split_sentences(text)
+            for word in PROPER_NAME.findall(sentence)
+        )
+        return cls(unique, first_words, sentences, grouped / max(1, len(unique)), prose, proper - prose)
 
 
 def check_tool(
@@ -507,7 +522,7 @@ def check_tool(
         ("namespaced", *_namespaced(tool.name, server_name, siblings)),
         ("says_what", *_says_what(tool.name, first_sentence(sentences), siblings)),
         ("says_when", *_says_when(tool.name, sentences)),
-        ("says_when_not", *_when_not(tool.name, sentences, siblings, params)),
+        ("says_when_not", *_when_not(tool.name, sentences, siblings, params, _numbers(schema, params))),
         ("params_described", *_params_described(params)),
         ("schema_closed", *_schema_closed(schema)),
         ("required_declared", *_required_declared(schema, params)),
@@ -600,10 +615,12 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     # Tools grouped mostly by product area (bitable_, im_): each area names whose tool it is. A word the
     # descriptions write as an ordinary one ("post a status") is a record (status_get), not an area.
     product_area = (
-        sharing >= 2
-        and not _plural(prefix)
+        not _plural(prefix)
         and not {prefix, prefix + "s", prefix + "es"} & server.prose_words
-        and server.grouped_share >= SHARED_PREFIX_MIN_SHARE
+        and (
+            (sharing >= 2 and server.grouped_share >= SHARED_PREFIX_MIN_SHARE)
+            or prefix in server.proper_names
+        )
     )
     if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools and not product_area:
         return (
@@ -679,7 +696,7 @@ def _says_when(name: str, sentences: list[str]) -> tuple[Status, str]:
 
 
 def _when_not(
-    name: str, sentences: list[str], server: ServerTools, params: Collection[str]
+    name: str, sentences: list[str], server: ServerTools, params: Collection[str], numbers: Collection[str]
 ) -> tuple[Status, str]:
     # "Use 'request_planning' to ..." in request_planning's own description says when to use it;
     # a sibling's name, however it is spelt (hubspot-search-objects), reads as the other tool, and
@@ -694,7 +711,11 @@ def _when_not(
         return "the argument" if coined and word.group(0) in params else word.group(0)
 
     read = [(sentence, NAME_LIKE.sub(as_other, own.sub("this tool", sentence))) for sentence in sentences]
-    cued = [(sentence, text) for sentence, text in read if WHEN_NOT.search(text)]
+    cued = [
+        (sentence, text)
+        for sentence, text in read
+        if WHEN_NOT.search(text) and not _only_a_range(sentence, numbers)
+    ]
     rate_limits = [sentence for sentence, text in cued if RATE_LIMIT.search(text)]
     found = next(
         (s for s, text in cued if not RATE_LIMIT.search(text) and not _about_another_tool(name, text)), None
@@ -704,6 +725,13 @@ def _when_not(
     if rate_limits:
         return "fail", f"only a limit on how often to call, which is not when not to use it: {rate_limits[0]}"
     return "fail", "no sentence says when not to use it"
+
+
+def _only_a_range(sentence: str, numbers: Collection[str]) -> bool:
+    """A number's entry ("num_results: Number of results (default: 5, max: 50)") gives its range, which
+    the numbers check reads, not a limit of the tool; a list's ("ids: DOIs (max 50)") is one."""
+    entry = PARAMETER_LINE.match(sentence)
+    return bool(entry and entry["name"] in numbers) and not WHEN_NOT.search(PARAMETER_RANGE.sub("", sentence))
 
 
 def _about_another_tool(name: str, sentence: str) -> bool:
@@ -739,12 +767,17 @@ def _required_declared(schema: dict[str, Any], params: dict[str, dict[str, Any]]
     return "pass", f"required: {', '.join(sorted(listed)) or 'none'}; the rest have defaults"
 
 
-def _numbers_bounded(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
-    numbers = {
+def _numbers(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The parameters the numbers check reads, with the schema nodes that must be bounded."""
+    found = {
         name: [m for m in members(schema, node) if _must_be_bounded(name, node, m)]
         for name, node in params.items()
     }
-    numbers = {name: nodes for name, nodes in numbers.items() if nodes}
+    return {name: nodes for name, nodes in found.items() if nodes}
+
+
+def _numbers_bounded(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
+    numbers = _numbers(schema, params)
     if not numbers:
         return "n/a", "no integer or count-like number parameters"
     unbounded = [

@@ -287,6 +287,9 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "The VM must be running.",
         "The number of tags times the number of ids must not exceed 10,000.",
         "Every referenced field must already exist.",
+        # How the tool paces itself is not a limit on how often the model may call it.
+        "Checks up to 100 pages in parallel with rate limiting.",
+        "Stops early when enough unique results are found.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -347,6 +350,7 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
         "Reach for it to check what the editor sees before and after a change.",
         "Run this before presenting a plan to the traveller.",
         "Examples:\n- \"List all branches with 'release' in name\" → search='release'",
+        "if user ask to get the page history, use this tool",
     ],
 )
 def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
@@ -399,6 +403,11 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
         ),
         ("Standard types: companies, people, deals, tasks, notes.", "fail"),
         ("Status: open, closed, pending, merged, and others.", "pass"),
+        # "Pick one of them" refers back to a list fetched elsewhere; it names no options.
+        (
+            "The site's ID. Use sites_list to fetch all sites, then ask the user to select one of them.",
+            "pass",
+        ),
     ],
 )
 def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are(text: str, status: str) -> None:
@@ -461,6 +470,12 @@ def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
     assert verdict(described("distance_tool", "x"), "namespaced")[0] == "pass"  # alone, nothing to compare
     few = {"system_cpu", "math_add"}
     assert namespaced("system_cpu", few, "basics") == "pass"  # two tools, two domains: ordinary
+    # A word the prose writes as a name mid-sentence is a product, however few tools share it.
+    verbs = {"vault_issue", "vault_renew", "create_csr", "verify_chain", "convert_pem", "check_expiry"}
+    product = "Issue a certificate from HashiCorp Vault PKI."
+    assert namespaced("vault_issue", verbs, "dcert", product) == "pass"
+    assert namespaced("vault_issue", verbs, "dcert", "Issue a certificate.") == "fail"
+    assert namespaced("vault_issue", verbs, "dcert", f"{product} Open the vault first.") == "fail"
 
 
 def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> None:
@@ -620,6 +635,30 @@ def test_a_sentence_wrapped_over_lines_is_read_whole() -> None:
         "pass",
         "For counts and per-group totals, use records_aggregate.",
     )
+
+
+def test_a_parameters_range_in_its_own_entry_is_not_where_the_tool_stops() -> None:
+    """The numbers check reads a range; the tool's own limits are what says_when_not looks for."""
+    entry = "Args:\n    num_results: Number of results (default: 5, max: 50)"
+    tool = described(
+        "papers_search",
+        f"Search papers by keyword.\n\n{entry}",
+        properties={"num_results": {"type": "integer"}},
+    )
+    assert verdict(tool, "says_when_not")[0] == "fail"
+    ids = "Args:\n    ids: DOIs to add (max 50)"
+    listed = described("papers_add", f"Add papers.\n\n{ids}", properties={"ids": {"type": "array"}})
+    assert verdict(listed, "says_when_not") == ("pass", "ids: DOIs to add (max 50)")
+    limits = "Limits: max 10,000 labels returned per request."
+    assert (
+        verdict(described("papers_search", f"Search papers by keyword. {limits}"), "says_when_not")[0]
+        == "pass"
+    )
+
+
+def test_paging_by_calling_again_is_not_when_to_use_it() -> None:
+    tool = described("invoices_list", "List invoices. If they want the next page, call this tool again.")
+    assert verdict(tool, "says_when")[0] == "fail"
 
 
 @pytest.mark.parametrize(
