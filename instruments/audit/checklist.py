@@ -18,7 +18,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   grouped under such words has product areas for namespaces (Lark's bitable_ and im_, Azure DevOps'
   repo_ and wit_): there a word at least two tools share passes, unless it is a plural (stories-)
   or the server's descriptions use it as an ordinary lowercase word ("the account"): both name
-  records (mastodon's account_, status_), not a product.
+  records (mastodon's account_, status_), not a product. A word the descriptions write only as a
+  name inside a sentence ("from HashiCorp Vault PKI") is a product however few tools share it.
 - says_what: the first sentence (past headings such as "🎯 Purpose:", list numbers, and a lone word
   such as the name after "Tool name:") has at least 3 words, one of them a content word beyond the
   name's own words and filler, so it is not the name restated (in Chinese, Japanese or Korean each
@@ -40,7 +41,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   "only call if ..."), a pointer elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for
   those"), or "call this tool ... unless ...". A rate limit on the
   model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
-  fetched first), nor advice on arguments ("For best results, use ...").
+  fetched first), nor advice on arguments ("For best results, use ..."), nor a number parameter's
+  range in its own entry ("num_results: ... (max: 50)"), which numbers_bounded reads.
 - params_described: every top-level parameter has a description.
 - schema_closed: the input schema sets additionalProperties: false.
 - required_declared: every parameter without a default is listed in `required`.
