@@ -486,14 +486,14 @@ class ServerTools:
         generic = GENERIC_VERBS | GENERIC_PREFIXES
         grouped = sum(count for word, count in first_words.items() if count >= 2 and word not in generic)
         # Aliases (the same description under two names) are the near-duplicate check's business.
-        texts = set(descriptions)
-        sentences = Counter(first_sentence(split_sentences(text)) for text in texts)
+        texts = {text: split_sentences(text) for text in set(descriptions)}
+        sentences = Counter(first_sentence(split) for split in texts.values())
         del sentences[""]
         prose = frozenset(word for text in texts for word in PROSE_WORD.findall(text))
         proper = frozenset(
             word.lower()
-            for text in texts
-            for sentence in split_sentences(text)
+            for split in texts.values()
+            for sentence in split
             for word in PROPER_NAME.findall(sentence)
         )
         return cls(unique, first_words, sentences, grouped / max(1, len(unique)), prose, proper - prose)
@@ -517,6 +517,7 @@ def check_tool(
     sentences = split_sentences(description)
     schema = tool.input_schema
     params = properties(schema)
+    numbers = _numbers(schema, params)
     siblings = server_tools or ServerTools()
     verdicts: list[tuple[str, Status, str]] = [
         ("name_valid", *_name_valid(tool.name)),
@@ -524,11 +525,11 @@ def check_tool(
         ("namespaced", *_namespaced(tool.name, server_name, siblings)),
         ("says_what", *_says_what(tool.name, first_sentence(sentences), siblings)),
         ("says_when", *_says_when(tool.name, sentences)),
-        ("says_when_not", *_when_not(tool.name, sentences, siblings, params, _numbers(schema, params))),
+        ("says_when_not", *_when_not(tool.name, sentences, siblings, params, numbers)),
         ("params_described", *_params_described(params)),
         ("schema_closed", *_schema_closed(schema)),
         ("required_declared", *_required_declared(schema, params)),
-        ("numbers_bounded", *_numbers_bounded(schema, params)),
+        ("numbers_bounded", *_numbers_bounded(params, numbers)),
         ("closed_sets_enum", *_closed_sets(schema, params, description)),
         ("title_set", *_title(tool)),
         ("annotations_set", *_annotations(tool)),
@@ -778,8 +779,10 @@ def _numbers(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> dict[
     return {name: nodes for name, nodes in found.items() if nodes}
 
 
-def _numbers_bounded(schema: dict[str, Any], params: dict[str, dict[str, Any]]) -> tuple[Status, str]:
-    numbers = _numbers(schema, params)
+def _numbers_bounded(
+    params: dict[str, dict[str, Any]], numbers: dict[str, list[dict[str, Any]]]
+) -> tuple[Status, str]:
+    """`numbers`: what _numbers found, which says_when_not reads too."""
     if not numbers:
         return "n/a", "no integer or count-like number parameters"
     unbounded = [
