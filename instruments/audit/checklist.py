@@ -19,7 +19,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   repo_ and wit_): there a word at least two tools share passes, unless it is a plural (stories-)
   or the server's descriptions use it as an ordinary lowercase word ("the account"): both name
   records (mastodon's account_, status_), not a product. A word the descriptions write only as a
-  name inside a sentence ("from HashiCorp Vault PKI") is a product however few tools share it.
+  name inside a sentence ("from HashiCorp Vault PKI"), an acronym that is not a common format ("an
+  SBOM"), or such a name without its vowels (gnfd_ for Greenfield) is a product however few tools share it.
 - says_what: the first sentence (past headings such as "🎯 Purpose:", list numbers, and a lone word
   such as the name after "Tool name:") has at least 3 words, one of them a content word beyond the
   name's own words and filler, so it is not the name restated (in Chinese, Japanese or Korean each
@@ -138,6 +139,15 @@ SHARED_PREFIX_MIN_SHARE = 0.5
 PROSE_WORD = re.compile(r"(?<![\w./`'\"-])[a-z]+(?![\w/`'\"(-])")
 # A capitalised word inside a sentence ("from HashiCorp Vault PKI"): a name, not the sentence's start.
 PROPER_NAME = re.compile(r"(?<=[\w,] )(?-i:[A-Z][a-z]+)(?![\w/`'\"(-])")
+# An acronym anywhere in the prose ("an SBOM for a project"): a name too, unless it is a format or a
+# building block any server's tools handle (json_get, html_to_pdf name their object).
+ACRONYM = re.compile(r"(?<![\w./`'\"-])(?-i:[A-Z][A-Z0-9]{1,7})(?![\w/`'\"(-])")
+# fmt: off
+COMMON_ACRONYMS = frozenset({
+    "ai", "api", "csv", "html", "http", "https", "id", "ids", "io", "json", "jwt", "llm", "os", "pdf",
+    "sql", "ui", "uri", "url", "uuid", "xml", "yaml",
+})
+# fmt: on
 MAX_NESTING = 3  # schemas may refer to themselves
 # The longest sentence among the 107 real servers recorded is 1,048 characters; reading further into
 # one only costs time on a hostile description (10 MB of padding took 50 s).
@@ -476,7 +486,7 @@ class ServerTools:
     grouped_share: float = 0.0
     # The lowercase words of its descriptions' prose: a first word written there names a record.
     prose_words: frozenset[str] = frozenset()
-    # Words its prose capitalises mid-sentence ("from HashiCorp Vault PKI"), lowercased: names.
+    # Words its prose capitalises mid-sentence ("from HashiCorp Vault PKI") or writes as acronyms, lowercased: names.
     proper_names: frozenset[str] = frozenset()
 
     @classmethod
@@ -490,11 +500,14 @@ class ServerTools:
         sentences = Counter(first_sentence(split) for split in texts.values())
         del sentences[""]
         prose = frozenset(word for text in texts for word in PROSE_WORD.findall(text))
-        proper = frozenset(
-            word.lower()
-            for split in texts.values()
-            for sentence in split
-            for word in PROPER_NAME.findall(sentence)
+        proper = (
+            frozenset(
+                word.lower()
+                for split in texts.values()
+                for sentence in split
+                for word in PROPER_NAME.findall(sentence) + ACRONYM.findall(sentence)
+            )
+            - COMMON_ACRONYMS
         )
         return cls(unique, first_words, sentences, grouped / max(1, len(unique)), prose, proper - prose)
 
@@ -623,6 +636,7 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
         and (
             (sharing >= 2 and server.grouped_share >= SHARED_PREFIX_MIN_SHARE)
             or prefix in server.proper_names
+            or any(_abbreviates(prefix, name) for name in server.proper_names)
         )
     )
     if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools and not product_area:
@@ -632,6 +646,15 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
             "not the service",
         )
     return "pass", f"prefix {prefix}_ names a domain"
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    """gnfd for Greenfield: the name's first and last letters and, between them, some of its consonants
+    in order (a word such as "receive" beside "Receivable" keeps its vowels)."""
+    if len(short) < 3 or short[0] != name[0] or short[-1] != name[-1] or set(short[1:]) & set("aeiouy"):
+        return False
+    letters = iter(name)
+    return all(letter in letters for letter in short)
 
 
 def _plural(word: str) -> bool:

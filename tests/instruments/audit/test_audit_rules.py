@@ -476,6 +476,26 @@ def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
     assert namespaced("vault_issue", verbs, "dcert", product) == "pass"
     assert namespaced("vault_issue", verbs, "dcert", "Issue a certificate.") == "fail"
     assert namespaced("vault_issue", verbs, "dcert", f"{product} Open the vault first.") == "fail"
+    # So is an acronym the prose writes, unless it is a format any server handles, and a name's
+    # abbreviation without its vowels (gnfd_ for Greenfield).
+    sbom = {"sbom_generate", "sbom_diff", "scan_project", "scan_packages", "fix_security", "get_rules"}
+    assert namespaced("sbom_diff", sbom, "scanner", "Compare the SBOM against a baseline.") == "pass"
+    assert namespaced("sbom_diff", sbom, "scanner", "Compare the bill against a baseline.") == "fail"
+    formats = {"json_get", "json_set", "hset", "hget", "lpush", "rpush"}
+    assert namespaced("json_get", formats, "redis", "Read a JSON value at a path.") == "fail"
+    storage = {
+        "gnfd_create_bucket",
+        "gnfd_list_buckets",
+        "get_block",
+        "get_balance",
+        "transfer_bnb",
+        "read_contract",
+    }
+    assert namespaced("gnfd_list_buckets", storage, "bnb", "List buckets in Greenfield storage.") == "pass"
+    assert namespaced("gnfd_list_buckets", storage, "bnb", "List buckets in Gold storage.") == "fail"
+    # A word with its vowels is a word, however it sits inside a name ("Receivable").
+    money = {"receive_payment", "receive_refund", "get_invoice", "list_bills", "create_bill", "void_check"}
+    assert namespaced("receive_payment", money, "qb", "Record money to Accounts Receivable.") == "fail"
 
 
 def test_a_factual_emphasis_is_not_hijacking_but_an_order_to_the_model_is() -> None:
