@@ -219,6 +219,7 @@ WHEN_NOT = re.compile(
     r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
     r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
     r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"
+    r"|\braises? [`'\"]*\w*(Error|Exception)\b|\b(is|are) (?-i:NOT)\b"
     r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで",
     re.IGNORECASE,
 )

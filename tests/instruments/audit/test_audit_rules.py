@@ -290,6 +290,8 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         # How the tool paces itself is not a limit on how often the model may call it.
         "Checks up to 100 pages in parallel with rate limiting.",
         "Stops early when enough unique results are found.",
+        "Raises ``ValueError`` for an unparseable formula or an unknown element.",
+        "Northern Ireland counties are NOT in the 1926 census.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
