@@ -219,7 +219,7 @@ WHEN_NOT = re.compile(
     r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
     r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
     r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"
-    r"|\braises? [`'\"]*\w*(Error|Exception)\b|\b(is|are) (?-i:NOT)\b"
+    r"|\braises? [`'\"]*\w*(Error|Exception)\b|\b(is|are) (?-i:NOT)\b|^\W*read-only\W*$"
     r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで",
     re.IGNORECASE,
 )
@@ -238,8 +238,9 @@ RATE_LIMIT = re.compile(
 )
 QUOTED = r"(?:['\"`][\w./=!~<>*+-]+['\"`])"
 CLOSED_SET = re.compile(
-    # "one of the connect tools" or "one of your projects" names no fixed options; "one of the following" does.
-    r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following)| (them|those|these)\b)"
+    # "one of the connect tools", "one of your projects" or "one of TMDB's rating strings" names no fixed
+    # options; "one of the following" does.
+    r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following)| (them|those|these)\b| \w+'s\b)"
     # "Valid values include: ..." gives some of the options, not all of them.
     r"|\b(allowed|valid|possible|accepted|supported|available|optional) (values|options|operations|actions|modes)\b(?! include)"
     r"|\boptions are\b|\boptions:\s*(?="

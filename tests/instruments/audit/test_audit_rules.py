@@ -292,6 +292,7 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Stops early when enough unique results are found.",
         "Raises ``ValueError`` for an unparseable formula or an unknown element.",
         "Northern Ireland counties are NOT in the 1926 census.",
+        "Read-only.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -410,6 +411,7 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
             "The site's ID. Use sites_list to fetch all sites, then ask the user to select one of them.",
             "pass",
         ),
+        ("A rating that must exactly match one of TMDB's known rating strings, e.g. 'PG-13'.", "pass"),
     ],
 )
 def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are(text: str, status: str) -> None:
