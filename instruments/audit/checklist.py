@@ -135,10 +135,12 @@ STEM_CHARS = 6
 # Below this many tools, one prefix per tool is ordinary (system_cpu beside math_add), not a missing namespace.
 SHARED_PREFIX_MIN_TOOLS = 6
 SHARED_PREFIX_MIN_SHARE = 0.5
-# A lowercase word in running text; not part of a name such as account_get, `status`, or a call f(.
-PROSE_WORD = re.compile(r"(?<![\w./`'\"-])[a-z]+(?![\w/`'\"(-])")
+# A lowercase word in running text; not part of a name such as account_get, `status`, a call f( or a
+# host or scheme (ppubs.uspto.gov, hf://).
+PROSE_WORD = re.compile(r"(?<![\w./`'\"-])[a-z]+(?![\w/`'\"(-]|\.\w|:/)")
 # A capitalised word inside a sentence ("from HashiCorp Vault PKI"): a name, not the sentence's start.
 PROPER_NAME = re.compile(r"(?<=[\w,] )(?-i:[A-Z][a-z]+)(?![\w/`'\"(-])")
+CAPITALISED_RUN = re.compile(r"(?-i:(?<![\w-])[A-Z][a-z]+(?: [A-Z][a-z]+){1,3})(?![\w-])")
 # An acronym anywhere in the prose ("an SBOM for a project"): a name too, unless it is a format or a
 # building block any server's tools handle (json_get, html_to_pdf name their object).
 ACRONYM = re.compile(r"(?<![\w./`'\"-])(?-i:[A-Z][A-Z0-9]{1,7})(?![\w/`'\"(-])")
@@ -166,7 +168,10 @@ LIST_NUMBER = re.compile(r"^\(?\d{1,2}[.)](\s+|$)")
 # First sentences that say something other than what the tool does: a warning, or when to use it.
 NOT_WHAT = re.compile(
     r"^\W*(\w+ ){0,2}(warning|caution|note|important|notice|attention|limit)\b\W*:|^\W*⚠"
-    r"|^\W*(use|call) (this|it)(?: tool| function)?+ (?!(only )?to\b|as (the|a|an) (\w+ ){0,2}(tool|way) to\b)|^\W*(when|if) ",
+    # "Use this tool when you need metadata (parties, judges, ...)" names what comes back; "Call this
+    # tool when you need to understand how to ..." does not, and neither does a bare "When ...".
+    r"|^\W*(use|call) (this|it)(?: tool| function)?+ (?!(only )?to\b|as (the|a|an) (\w+ ){0,2}(tool|way) to\b)"
+    r"(?!(?<=use this tool )when\b)|^\W*(when|if) ",
     re.IGNORECASE,
 )
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
@@ -178,7 +183,7 @@ WHEN = re.compile(
     r"(^\W*(usage:\s*)?(always |only )?use (when|whenever|for|if|to|after|before|at the (start|beginning))|^\W*usage:\s*(if|when)\b"
     r"|(?<!n't )(?<!not )(?<!never )\buse (it|this( tool| function| command| operation| endpoint)?) (\w+ly |only |as a fallback |as (the|a|an) (\w+ ){0,2}tool )?(when|whenever|for|if|to|after|before|instead of)"
     r"|\bcall (it |this |this tool |this function )?(\w+ly |first |again )?(when|whenever|for|if|to|after|before|at (the |session )?start)"
-    r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse cases?\b"
+    r"|(?<!not )\bsuitable for|\bonly use\b|\bstart here\b|(?<!not )\bsuit(s|ed (to|for))\b|\buse[- ]cases?\b"
     r"|can be used (for|when)|\bwhen to use\b|\brecommended to use\b|\buse only (if|when)\b|\bshould be used (to|for|when)\b|^\W*used (by [\w ]{1,30} )?(to|for|when)\b"
     r"|(?<!to )\bhelp(s|ing)? (\w+ ){0,2}(identify|find|determine|understand|debug|diagnose|decide|choose|discover|explore|troubleshoot|assess)\b"
     r"|^\W*[\"“][^\"”]{3,}[\"”]\s*(→|->|=>)\W*\w+|\breach for (it|this)\b|\brun (it|this)( tool)? (\w+ly |first )?(when|whenever|before|after)\b|\bin response to\b|\bfor use (with|by|in)\b|\b(typically|usually|commonly|mainly|primarily) used (for|to|when)\b"
@@ -190,26 +195,30 @@ WHEN = re.compile(
     r"|for (questions|requests|tasks|queries) (about|on|that|like)|(perfect|great) (for|when)"
     r"|in (situations|cases) where|(this|it) is for|after (you|you've|you have|the user)"
     r"|once (you|the (user|assistant|model|agent)) (have|has|had)\b)\b"
-    r"|用于|适用于|适合",
+    # "This is the starting point for any pricing query", "the tool to use when ...", "Common use: ...".
+    r"|\bthe starting point for\b|\bthe tool to use (when|for|if)\b|\bcommon (uses?|triggers?):|\bwhen to call\b"
+    r"|\buse (it|this)( tool)? first (to|when|for)\b|(?<!not )\b(useful|helpful) (before|after)\b|\bcritical for\b"
+    r"|\bthe preferred (way|tool|method) (to|for)\b|\bpreferred\b[^.]{0,40}\btool (when|for)\b"
+    r"|用于|适用于|适合|适用场景|推荐用法|\bиспользуй\b|\bвызывай\b[^.]{0,30}\bкогда\b",
     re.IGNORECASE,
 )
 WHEN_NOT = re.compile(
     r"\b(do not|don't|never|not|avoid) (use|call|using|calling)\b|\bnot (for|meant|intended|suitable|designed|a)\b"
-    r"|\b(instead|rather),? (use|call)\b|\buse \S+ instead\b|\bdeprecated\b|\binstead of this\b"
+    r"|\b(instead|rather),? (use|call)\b|\b(use|call) \S+ instead\b|\bdeprecated\b|\binstead of this\b"
     r"|\bonly (works?|within|for|on|in|searches|supports?|returns?|reads?|lists?|accepts?|allowed|handles?)\b"
     r"|\b(cannot|can't|can not|will not|won't|does not|doesn't|(?<!you )do not|(?<!you )don't) (be used|work|check|prove|verify|guarantee|handle|support|access|read|write|follow|"
-    r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist|try|attempt|connect|allow)\b"
+    r"return|modify|change|create|delete|search|run|fetch|execute|track|include|store|save|list|show|stop|persist|try|attempt|connect|allow|imply|mean|establish)\b"
     r"|\b(limited to|restricted to|at most|up to|no more than|maximum of|max(imum)?( \w+)?:?)( about| around| roughly)? [~≈]?\d"
     r"|\b(fails|will fail|errors?)( \w+ly)? (if|when|for|unless)\b|\bfails? with\b|\brefuses to\b|\buse only when\b|\bcapped at\b|\bfails the call\b|\bno-op\b|\bmust be \w+ first\b|\bmust have no\b|\b(operation|call|it) will fail\b|\bmust be within\b"
     r"|\bcall this (tool|function)\b[^.]*\bunless\b|\bonly\b[^.]{0,60}\b(can|may) be\b|\bcan only\b"
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
-    r"|\b(to|for) (?!best results)[^,.;]{3,60}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
+    r"|\b(to|for) (?!best results)[^,.;]{3,80}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
     r"|\(\w+( \w+)? only\)|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in(?! (the )?[\w-]+ format\b)|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*((note|important|warning)\W*:\s*)?requires\b(?! ['\"`]| (a |an |the )?(user-provided |[\w']+ ){0,2}(\w*(Id|ID|_id|_name|Name)|name|id|(the )?argument)\b)|\brequires (a|an) (?!(user-provided |\w+ )?(\w*(Id|ID|_id)|the argument)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved|filtered|checked|verified)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (currently )?(supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted|removed|sent)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\b(this tool|it|this) (does not|doesn't|(?-i:NOT)) (?!exist|have|need|require|matter)\w+|\bdoes (?-i:NOT) \w+|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b|\byou must (be|have) (the |an? )?(owner|admin|member|logged|signed|authenticated|authori[sz]ed|permissions?|access)\b"
     r"|\bstops (after|early|once|when|at)\b|\bdistinct from\b|\b(different from|unlike) (the )?['\"`]?\w+[_-]\w+|(,|;|\s[\u2014\u2013])\s+not (a |an |the )?(?!only\b|found\b|yet\b|to\b|all\b|just\b|as\b)[\w-]+( [\w-]+){0,2}(?=\s*([.;\u2014\u2013]|$))"
-    r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before)\b|\bmust (be|have)\b[^.]*\bbefore\b"
+    r"|\b(use|call) (the )?(?>['\"`]?(?:(?:\w+/)*\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?( tool)?(, ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]?)*,? (or ['\"`]?(?:\w+_\w+|(?-i:[a-z]+[A-Z]\w+))['\"`]? )?)(?!first\b|to (find|get|see|look|obtain|learn|know|check)\b)([^.]{0,40}\b)?(to|for|instead|when|if|before|once)\b|\bmust (be|have)\b[^.]*\bbefore\b"
     r"|\b(with|in|belongs? in|see) ['\"`]\w+_\w+['\"`]|\b(is|are) not (returned|included|listed|searched|matched|supported)\b"
     r"|\bwill not match\b|\bunavailable\b|\b(is|are) limited to\b|\b(cannot|can't|can not) be (\w+ed|\w+en|undone)\b|\b(this|it) excludes\b|(^|\()\W*excludes\b|^\W*only\b(?! (after|when|once|if|then)\b)|\b(do not|don't|never) (send|pass|combine|mix)\b"
     r"|\bmust not be used\b|\(requires\b|\b(often|usually|may|might) fail\b|\breturns no (?!results\b)\w+|\breturns (an? )?(API )?error\b(?! (details|messages?|codes?|information|info|objects?)\b)"
@@ -220,7 +229,18 @@ WHEN_NOT = re.compile(
     r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
     r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"
     r"|\braises? [`'\"]*\w*(Error|Exception)\b|\b(is|are) (?-i:NOT)\b|^\W*read-only\W*$"
-    r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで",
+    r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで"
+    # Coverage, caps and refusals as people write them: "Coverage: office actions from about 2012 on",
+    # "Covers recorded assignments from 1955 to present", "Description text is capped per max_chars",
+    # "Raises if credentials are not configured", "Not required before build_run_sim".
+    r"|\bcoverage:[^.]{0,60}\b(from|since|\d{4})\b|\bcovers?\b[^.]{0,60}\b(from|since) \d{4}\b|\b(from|since) (about |roughly )?(the )?(early |late )?\d{4}s? (on|onwards?|to (the )?present)\b"
+    r"|\bcap(ped|s)? (at|per|to) \S|\brefuses?\b[^.]{0,40}\bif\b|\braises?( an? \w+)? (if|when|for)\b|\bnot (required|needed) before\b"
+    r"|\bnot to (use|call)\b|\bthis tool is read-only\b|\bnot yet (implemented|wrapped|exposed)\b|\([\w-]+( [\w-]+)? only\)"
+    r"|\bmax(imum)?( [\w-]+){1,2}: ?[~≈]?\d"
+    r"|\b(is|are) not (editable|modifiable|writable|deletable)\b|\bfails fast (if|when)\b|\brequires?\b[^.]{0,40}\b(env var|environment variable)"
+    r"|\b(up to|within|for|over) the (last|past) \d|\blimit is (only )?\d|\bempty if\b|\b(rejected|refused) with\b"
+    r"|\b(cut|trimmed) (to|at|after) \d|\bno longer (works?|supported|available)\b|\bmay not (fully )?(support|work|display|render)\b"
+    r"|只能|只读|\bnur\b|только|максимум",
     re.IGNORECASE,
 )
 PARAMETER_RANGE = re.compile(
@@ -289,9 +309,17 @@ CLOSED_SET = re.compile(
     # Each option explained in turn: '"standard" for full node data, "minimal" for names only'.
     + r"|^\s*"
     + QUOTED
-    + r"\s*(?:\(default\)\s*)?(?:for|returns?|means|gives|shows)\b[^'\"`]{0,120}[,;]\s*"
+    + r"\s*(?:\(default\)\s*)?(?:for|returns?|means|gives|shows)\b[^'\"`]{0,120}[,;]\s*(?:or )?"
     + QUOTED
-    + r"|\b(state|status|type|mode|kind|level|sort by|order by|sortable fields are)s?:\s*[\w-]+(?:, [\w-]+){3,}(?:\s*\([^)]*\))?(?:\.?$|\.\s)"
+    # "Any other value is rejected": whatever came before was the whole set.
+    + r"|\bany other value (is|will be) (rejected|refused)\b"
+    # A kind's options in brackets: "Direction to sort (asc or desc)", "Priority level (Low, Medium, High)";
+    # not what a free text may hold ("Search query (name or email)").
+    + r"|\b(status|priority|type|mode|level|direction|order|kind|state)\b[\w ]{0,12}\("
+    + r"(?:[a-z][a-z_-]*(?: [a-z][a-z_-]*)?, )*[a-z][a-z_-]*(?: [a-z][a-z_-]*)?(?:,? or |, )[a-z][a-z_-]*(?: [a-z][a-z_-]*)?\)"
+    # Each option named with its meaning: "zip=code package (default); image=an existing image".
+    + r"|(?<![\w.=/&?])[a-z][\w-]*=(?![\d\W])[^=\n]{1,80}?[,;，；、]\s*[a-z][\w-]*=(?![\d\W])"
+    + r"|\b(state|status|type|mode|kind|level|colou?r|priority|sort by|order by|sortable fields are)s?:\s*[\w-]+(?:, (?!and\b|or\b)[\w-]+(?: [\w-]+)?){3,}(?:\s*\([^)]*\))?(?:\.?$|\.\s)"
     # Alternatives between bars: "auto | literal | regex", "updated_by|created_by".
     + r"|(?<![|\w/({.-])[a-z][\w-]*(?: ?\| ?[a-z][\w-]*)+(?![\w|-])"
     + r"|\b(supported|allowed|accepted|available)( (?!include|fields)[\w-]+){0,2}:\s*[\w-]+(?:\s*\([^)]*\))?(, [\w-]+(?:\s*\([^)]*\))?){2,}"
@@ -502,16 +530,20 @@ class ServerTools:
         sentences = Counter(first_sentence(split) for split in texts.values())
         del sentences[""]
         prose = frozenset(word for text in texts for word in PROSE_WORD.findall(text))
-        proper = (
-            frozenset(
-                word.lower()
-                for split in texts.values()
-                for sentence in split
-                for word in PROPER_NAME.findall(sentence) + ACRONYM.findall(sentence)
-            )
-            - COMMON_ACRONYMS
+        proper = frozenset(
+            word.lower()
+            for split in texts.values()
+            for sentence in split
+            for word in PROPER_NAME.findall(sentence) + ACRONYM.findall(sentence) + _initials(sentence)
         )
-        return cls(unique, first_words, sentences, grouped / max(1, len(unique)), prose, proper - prose)
+        return cls(
+            unique,
+            first_words,
+            sentences,
+            grouped / max(1, len(unique)),
+            prose,
+            proper - prose - COMMON_ACRONYMS,
+        )
 
 
 def check_tool(
@@ -632,15 +664,11 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     sharing, tools = server.first_words[prefix] + (name not in server.names), len(server.names)
     # Tools grouped mostly by product area (bitable_, im_): each area names whose tool it is. A word the
     # descriptions write as an ordinary one ("post a status") is a record (status_get), not an area.
-    product_area = (
-        not _plural(prefix)
-        and not {prefix, prefix + "s", prefix + "es"} & server.prose_words
-        and (
-            (sharing >= 2 and server.grouped_share >= SHARED_PREFIX_MIN_SHARE)
-            or prefix in server.proper_names
-            or any(_abbreviates(prefix, name) for name in server.proper_names)
-        )
-    )
+    # A name the descriptions give ("PPUBS", "Greenfield" for gnfd_) is one even when it ends in s.
+    prose = bool({prefix, prefix + "s", prefix + "es"} & server.prose_words)
+    named = prefix in server.proper_names or any(_abbreviates(prefix, name) for name in server.proper_names)
+    shared = sharing >= 2 and server.grouped_share >= SHARED_PREFIX_MIN_SHARE
+    product_area = not prose and (named or (shared and not _plural(prefix)))
     if tools >= SHARED_PREFIX_MIN_TOOLS and sharing < SHARED_PREFIX_MIN_SHARE * tools and not product_area:
         return (
             "fail",
@@ -648,6 +676,19 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
             "not the service",
         )
     return "pass", f"prefix {prefix}_ names a domain"
+
+
+def _initials(sentence: str) -> list[str]:
+    """hf for "the Hugging Face Hub": the first letters of two or more capitalised words in a row."""
+    found = []
+    for run in CAPITALISED_RUN.findall(sentence):
+        words = run.split()
+        found += [
+            "".join(word[0] for word in words[start:end])
+            for start in range(len(words))
+            for end in range(start + 2, len(words) + 1)
+        ]
+    return found
 
 
 def _abbreviates(short: str, name: str) -> bool:
@@ -662,6 +703,18 @@ def _abbreviates(short: str, name: str) -> bool:
 def _plural(word: str) -> bool:
     """stories, epics: a plural names records; status, analysis, access are singular."""
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+def _without_spelt_acronyms(sentence: str) -> str:
+    """ "Get coronal mass ejection (CME) data." without "(CME)": it spells the words before it again."""
+
+    def spelt(found: re.Match[str]) -> str:
+        before = WORD.findall(sentence[: found.start()])
+        letters = found.group(1).lower()
+        initials = "".join(word[0].lower() for word in before[-len(letters) :])
+        return "" if initials == letters else found.group(0)
+
+    return re.sub(r"\s*\((?-i:([A-Z]{2,6}))\)", spelt, sentence)
 
 
 def first_sentence(sentences: list[str]) -> str:
@@ -681,7 +734,7 @@ def _says_what(name: str, first: str, server: ServerTools) -> tuple[Status, str]
     unlabelled = re.sub(r"^\W*(?-i:[A-Z][A-Z ]{2,40}):\s+", "", first)
     if NOT_WHAT.search(first) or NOT_WHAT.search(unlabelled):
         return "fail", f"first sentence is not about what it does: {first}"
-    found = WORD.findall(first)
+    found = WORD.findall(_without_spelt_acronyms(first))
     own = [word.lower() for word in name_words(name)]
     new = {
         part
@@ -738,7 +791,11 @@ def _when_not(
         coined = "_" in word.group(0) or re.search(r"[a-z][A-Z]", word.group(0))
         return "the argument" if coined and word.group(0) in params else word.group(0)
 
-    read = [(sentence, NAME_LIKE.sub(as_other, own.sub("this tool", sentence))) for sentence in sentences]
+    # reStructuredText's ``name`` quotes a name as `name` does.
+    read = [
+        (sentence, NAME_LIKE.sub(as_other, own.sub("this tool", sentence.replace("``", "`"))))
+        for sentence in sentences
+    ]
     cued = [
         (sentence, text)
         for sentence, text in read

@@ -30,6 +30,7 @@ from instruments.audit.probe import (
     run_refusal,
 )
 from instruments.audit.run import Reading, audit_readings
+from instruments.console import run_command
 
 RECORDINGS = Path(__file__).with_name("recordings")
 EXPECTED = RECORDINGS / "expected-verdicts.json"
@@ -183,4 +184,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

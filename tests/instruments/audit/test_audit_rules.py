@@ -158,7 +158,7 @@ def test_a_heading_or_a_list_number_is_skipped_to_find_the_first_sentence(
     "first",
     [
         "Data Modification Warning: This tool modifies CRM data.",
-        "Use this tool when the user wants to leave feedback.",
+        "Call this tool when you need to understand how to create datasets.",
         "If a dialog was opened, use this command to handle it.",
         "PREFERRED MAP TOOL: When this server is active, always use this tool to display maps.",
         "Limit: 6req/30s.",
@@ -167,6 +167,18 @@ def test_a_heading_or_a_list_number_is_skipped_to_find_the_first_sentence(
 def test_a_first_sentence_that_warns_or_says_when_does_not_say_what(first: str) -> None:
     status, evidence = verdict(described("crm_update", f"{first} Updates deals by id."), "says_what")
     assert (status, evidence) == ("fail", f"first sentence is not about what it does: {first}")
+
+
+def test_use_this_tool_when_a_need_is_named_says_what_comes_back() -> None:
+    first = "USE THIS TOOL WHEN you have a judgment slug and need metadata (parties, judges, court, dates)."
+    assert verdict(described("judgment_get_header", first), "says_what") == ("pass", first)
+
+
+def test_an_acronym_that_spells_the_names_words_again_adds_nothing() -> None:
+    first = "Get coronal mass ejection (CME) data."
+    assert verdict(described("get_coronal_mass_ejection", first), "says_what")[0] == "fail"
+    first = "Get coronal mass ejection (CME) events from the DONKI feed."
+    assert verdict(described("get_coronal_mass_ejection", first), "says_what")[0] == "pass"
 
 
 def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_spelt() -> None:
@@ -293,6 +305,31 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Raises ``ValueError`` for an unparseable formula or an unknown element.",
         "Northern Ireland counties are NOT in the 1926 census.",
         "Read-only.",
+        "For chemistry derived from the sequence call ``pages_properties`` instead.",
+        "For chemical modifications instead of cleavage or targeting, use ``pages_modifications``.",
+        "An empty result does not imply the page is unused.",
+        "Coverage: office actions from about 2012 on.",
+        "Covers recorded assignments from 1955 to present.",
+        "Description text is capped per max_description_chars.",
+        "Refuses (status: upstream_validation) if confidence is 0.0.",
+        "Raises if credentials are not configured.",
+        "Not required before pages_open.",
+        "When NOT to use: the files column value is null.",
+        "This tool is read-only (no API).",
+        "Audio is exposed; video is not yet wrapped.",
+        "Kept for this connection (in-memory only).",
+        "Maximum file size: 8MB.",
+        "Positions are anchored to the PDF geometry and are not editable.",
+        "Fails fast if the library isn't accessible under the current credentials.",
+        "Plugins require the SERIAL_MCP_PLUGINS env var.",
+        "Returns 15-minute data for up to the last 120 days.",
+        "The feed date limit is only 7 days.",
+        "Results over the token budget are cut to 20 anyway.",
+        "The legacy slash-prefix forms no longer work.",
+        "Claude Desktop may not fully support PDF display.",
+        "Максимум 200 записей за запрос.",
+        "统一只读入口。",
+        "Lädt selbst nichts herunter, nur Bundesgericht 2007–2024.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -302,6 +339,19 @@ def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str)
         ]
         == "pass"
     )
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Coverage: global including Japan (unlike weather).",
+        "Symbol and side on the parent are not needed for multi-leg orders.",
+        "The 'active' property should not be included as it is read-only.",
+    ],
+)
+def test_a_scope_without_an_edge_or_a_property_read_only_is_not_when_not(sentence: str) -> None:
+    tool = described("pages_close", f"Close a browser page by its index. {sentence}")
+    assert verdict(tool, "says_when_not")[0] == "fail"
 
 
 @pytest.mark.parametrize(
@@ -354,6 +404,16 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
         "Run this before presenting a plan to the traveller.",
         "Examples:\n- \"List all branches with 'release' in name\" → search='release'",
         "if user ask to get the page history, use this tool",
+        "Use-Case: juristische Recherche über alle Schweizer Gerichte.",
+        "This is the starting point for any pricing query.",
+        "It is the tool to use when an accession does not exist for a sequence you have.",
+        "Common use: checking current river conditions and recent trends.",
+        "When to call: the user explicitly switches context.",
+        "Useful before pages_reset or to recover a session id.",
+        "Critical for clinical interpretation.",
+        "This is the preferred way to update log-style documents.",
+        "Используй для LTV-анализа и рейтинга клиентов.",
+        "**适用场景**：检查日志服务是否开通",
     ],
 )
 def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
@@ -412,6 +472,19 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
             "pass",
         ),
         ("A rating that must exactly match one of TMDB's known rating strings, e.g. 'PG-13'.", "pass"),
+        ("'markdown' (default) for a report, or 'json' for a structured payload.", "fail"),
+        ("The report's form. Any other value is rejected.", "fail"),
+        ("Direction to sort (asc or desc)", "fail"),
+        ("Priority level (Low, Medium, High)", "fail"),
+        ("Status type: Open, Ongoing, On Hold, Won, Lost", "fail"),
+        ("Color: black, gray, blue, green, red, pink", "fail"),
+        (
+            "Deploy strategy: zip=code package (default); image=an existing image; cloud=built in the cloud",
+            "fail",
+        ),
+        # What a free text may hold, or a list's format, is no set of values.
+        ("Search query (name or email)", "pass"),
+        ("Aircraft type codes (comma-separated, max 15)", "pass"),
     ],
 )
 def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are(text: str, status: str) -> None:
@@ -498,6 +571,15 @@ def test_a_namespace_is_a_prefix_most_of_the_servers_tools_share() -> None:
     assert namespaced("gnfd_list_buckets", storage, "bnb", "List buckets in Greenfield storage.") == "pass"
     assert namespaced("gnfd_list_buckets", storage, "bnb", "List buckets in Gold storage.") == "fail"
     # A word with its vowels is a word, however it sits inside a name ("Receivable").
+    # A name the descriptions give is one even when it ends in s, and so are a name's initials; a
+    # host or a URI scheme (ppubs.uspto.gov, hf://) is not prose.
+    patents = {"ppubs_search", "ppubs_get", "odp_search", "odp_get", "get_cpc_info", "check_api_status"}
+    said = "Search patents in Patent Public Search (ppubs.uspto.gov). Get a document from PPUBS."
+    assert namespaced("ppubs_search", patents, "patent", said) == "pass"
+    hub = {"hf_whoami", "hf_fs", "hf_search", "create_repo", "dynamic_space", "paper_search", "repo_details"}
+    said = "Inspect the current Hugging Face account. Read hf://models/trending."
+    assert namespaced("hf_whoami", hub, "huggingface", said) == "pass"
+    assert namespaced("hf_whoami", hub, "huggingface", "Inspect the current account.") == "fail"
     money = {"receive_payment", "receive_refund", "get_invoice", "list_bills", "create_bill", "void_check"}
     assert namespaced("receive_payment", money, "qb", "Record money to Accounts Receivable.") == "fail"
 
@@ -628,7 +710,7 @@ def test_probe_results_cap_what_they_keep() -> None:
 
 
 # amap's own words, full-width commas included.
-FIRST_IN_CHINESE = "关键词搜，根据用户传入关键词，搜索出相关的POI。"  # noqa: RUF001
+FIRST_IN_CHINESE = "关键词搜，根据用户传入关键词，搜索出相关的POI。"
 
 
 def test_a_sentence_in_chinese_counts_its_characters_as_words() -> None:
