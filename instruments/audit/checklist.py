@@ -199,6 +199,8 @@ WHEN = re.compile(
     r"|\bthe starting point for\b|\bthe tool to use (when|for|if)\b|\bcommon (uses?|triggers?):|\bwhen to call\b"
     r"|\buse (it|this)( tool)? first (to|when|for)\b|(?<!not )\b(useful|helpful) (before|after)\b|\bcritical for\b"
     r"|\bthe preferred (way|tool|method) (to|for)\b|\bpreferred\b[^.]{0,40}\btool (when|for)\b"
+    r"|\bthe recommended way to\b|\bcall (this|it) first\b"
+    r"|\b(ideal|perfekt|nützlich|geeignet) (für|zur|zum|um)\b|\banwendungsfälle\b|\bdient (zur|zum|dazu)\b"
     r"|用于|适用于|适合|适用场景|推荐用法|\bиспользуй\b|\bвызывай\b[^.]{0,30}\bкогда\b",
     re.IGNORECASE,
 )
@@ -240,7 +242,10 @@ WHEN_NOT = re.compile(
     r"|\b(is|are) not (editable|modifiable|writable|deletable)\b|\bfails fast (if|when)\b|\brequires?\b[^.]{0,40}\b(env var|environment variable)"
     r"|\b(up to|within|for|over) the (last|past) \d|\blimit is (only )?\d|\bempty if\b|\b(rejected|refused) with\b"
     r"|\b(cut|trimmed) (to|at|after) \d|\bno longer (works?|supported|available)\b|\bmay not (fully )?(support|work|display|render)\b"
-    r"|只能|只读|\bnur\b|только|максимум",
+    r"|\bsupports\b[^.()]{1,40}\bonly\b|\b(available|supported) (for|in|on) [^.]{1,40}\bonly\b|\([\w-]+( [\w-]+){0,3} only\)"
+    r"|\b(is|are) not (deleted|removed|affected)\b|\bmust (be|have) (an? |the )?(admin|owner|[\w-]+ permissions?|permission)\b"
+    r"|\bclamped to (?!\d)|\bfails instead of\b"
+    r"|只能|只读|\bnur\b|\bab \d{4}\b|\bbenötigt (einen?|den|die|das)\b|только|максимум",
     re.IGNORECASE,
 )
 PARAMETER_RANGE = re.compile(

@@ -330,6 +330,14 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "Максимум 200 записей за запрос.",
         "统一只读入口。",
         "Lädt selbst nichts herunter, nur Bundesgericht 2007–2024.",
+        "Get experiment metrics (currently supports email experiments only).",
+        "Rankings available for college sports only.",
+        "Bookmarks inside the list are not deleted.",
+        "Pin a message in a chat (bot must be admin with pin_messages permission).",
+        "Deltas are clamped to the mount's angle range.",
+        "If the mount never confirms arrival this fails instead of pretending success.",
+        "Historische Agrar-Klimadaten für einen Standort (NASA POWER, ab 1981).",
+        "Benötigt einen AirLabs API-Key.",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -347,6 +355,8 @@ def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str)
         "Coverage: global including Japan (unlike weather).",
         "Symbol and side on the parent are not needed for multi-leg orders.",
         "The 'active' property should not be included as it is read-only.",
+        "`limit` is clamped to 1-50.",
+        "Gibt ISO-Codes zurück, die für Datenabfragen benötigt werden.",
     ],
 )
 def test_a_scope_without_an_edge_or_a_property_read_only_is_not_when_not(sentence: str) -> None:
@@ -414,6 +424,11 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
         "This is the preferred way to update log-style documents.",
         "Используй для LTV-анализа и рейтинга клиентов.",
         "**适用场景**：检查日志服务是否开通",
+        "This is the recommended way to validate that market orders were executed.",
+        "Call this first: the other tools fail until the camera has a session.",
+        "Ideal für Aussaat-Entscheidungen und Bewässerungsplanung.",
+        "Typische Anwendungsfälle: Alphabetisierungsrate der Schweiz.",
+        "Diese Funktion dient zur Exploration und Indikatorsuche.",
     ],
 )
 def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
