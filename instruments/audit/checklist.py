@@ -327,6 +327,9 @@ CLOSED_SET = re.compile(
     + r"|\b(state|status|type|mode|kind|level|colou?r|priority|sort by|order by|sortable fields are)s?:\s*[\w-]+(?:, (?!and\b|or\b)[\w-]+(?: [\w-]+)?){3,}(?:\s*\([^)]*\))?(?:\.?$|\.\s)"
     # Alternatives between bars: "auto | literal | regex", "updated_by|created_by".
     + r"|(?<![|\w/({.-])[a-z][\w-]*(?: ?\| ?[a-z][\w-]*)+(?![\w|-])"
+    # A kind's options between slashes: "周期：daily/weekly/monthly"; not a path ("Path: src/lib/x").
+    + r"|(?:\b(period|type|mode|format|status|interval|granularity|frequency|kind|level)|周期|类型|格式|模式)\s*[:：]\s*"
+    + r"[a-z][a-z-]*(?:/[a-z][a-z-]*){2,}\s*$"
     + r"|\b(supported|allowed|accepted|available)( (?!include|fields)[\w-]+){0,2}:\s*[\w-]+(?:\s*\([^)]*\))?(, [\w-]+(?:\s*\([^)]*\))?){2,}"
     + r"|\bonly "
     + QUOTED
@@ -735,7 +738,9 @@ def _says_what(name: str, first: str, server: ServerTools) -> tuple[Status, str]
     # "Twilio - Voice: This is the public Twilio REST API." on every tool tells none of them apart.
     if (shared := server.first_sentences[first]) >= 2:
         return "fail", f"first sentence is the same on {shared} of this server's tools: {first}"
-    # "PREFERRED MAP TOOL: When ..." is a label, then the sentence.
+    # "PREFERRED MAP TOOL: When ..." is a label, then the sentence; "⚠️ DESTRUCTIVE: Permanently
+    # delete a mailbox" warns of what the sentence after it says the tool does.
+    first = re.sub(r"^\W*⚠\W*(?-i:DESTRUCTIVE|DANGEROUS|DANGER|IRREVERSIBLE)\W*:\s+", "", first)
     unlabelled = re.sub(r"^\W*(?-i:[A-Z][A-Z ]{2,40}):\s+", "", first)
     if NOT_WHAT.search(first) or NOT_WHAT.search(unlabelled):
         return "fail", f"first sentence is not about what it does: {first}"

@@ -174,6 +174,13 @@ def test_use_this_tool_when_a_need_is_named_says_what_comes_back() -> None:
     assert verdict(described("judgment_get_header", first), "says_what") == ("pass", first)
 
 
+def test_a_destructive_label_before_the_sentence_still_lets_it_say_what() -> None:
+    said = "⚠️ DESTRUCTIVE: Permanently delete a mailbox and ALL its contents."
+    assert verdict(described("mail_delete_mailbox", said), "says_what")[0] == "pass"
+    said = "⚠️ DEPRECATED: This tool is deprecated."
+    assert verdict(described("mail_delete_mailbox", said), "says_what")[0] == "fail"
+
+
 def test_an_acronym_that_spells_the_names_words_again_adds_nothing() -> None:
     first = "Get coronal mass ejection (CME) data."
     assert verdict(described("get_coronal_mass_ejection", first), "says_what")[0] == "fail"
@@ -497,6 +504,8 @@ def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
             "Deploy strategy: zip=code package (default); image=an existing image; cloud=built in the cloud",
             "fail",
         ),
+        ("报告类型：income/balance/cashflow", "fail"),
+        ("Path: src/lib/utils", "pass"),
         # What a free text may hold, or a list's format, is no set of values.
         ("Search query (name or email)", "pass"),
         ("Aircraft type codes (comma-separated, max 15)", "pass"),
