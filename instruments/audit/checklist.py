@@ -140,6 +140,7 @@ SHARED_PREFIX_MIN_SHARE = 0.5
 PROSE_WORD = re.compile(r"(?<![\w./`'\"-])[a-z]+(?![\w/`'\"(-]|\.\w|:/)")
 # A capitalised word inside a sentence ("from HashiCorp Vault PKI"): a name, not the sentence's start.
 PROPER_NAME = re.compile(r"(?<=[\w,] )(?-i:[A-Z][a-z]+)(?![\w/`'\"(-])")
+# Two to four capitalised words in a row ("Hugging Face Hub"), whose initials may name a prefix (hf_).
 CAPITALISED_RUN = re.compile(r"(?-i:(?<![\w-])[A-Z][a-z]+(?: [A-Z][a-z]+){1,3})(?![\w-])")
 # An acronym anywhere in the prose ("an SBOM for a project"): a name too, unless it is a format or a
 # building block any server's tools handle (json_get, html_to_pdf name their object).
@@ -237,7 +238,7 @@ WHEN_NOT = re.compile(
     # "Raises if credentials are not configured", "Not required before build_run_sim".
     r"|\bcoverage:[^.]{0,60}\b(from|since|\d{4})\b|\bcovers?\b[^.]{0,60}\b(from|since) \d{4}\b|\b(from|since) (about |roughly )?(the )?(early |late )?\d{4}s? (on|onwards?|to (the )?present)\b"
     r"|\bcap(ped|s)? (at|per|to) \S|\brefuses?\b[^.]{0,40}\bif\b|\braises?( an? \w+)? (if|when|for)\b|\bnot (required|needed) before\b"
-    r"|\bnot to (use|call)\b|\bthis tool is read-only\b|\bnot yet (implemented|wrapped|exposed)\b|\([\w-]+( [\w-]+)? only\)"
+    r"|\bnot to (use|call)\b|\bthis tool is read-only\b|\bnot yet (implemented|wrapped|exposed)\b"
     r"|\bmax(imum)?( [\w-]+){1,2}: ?[~≈]?\d"
     r"|\b(is|are) not (editable|modifiable|writable|deletable)\b|\bfails fast (if|when)\b|\brequires?\b[^.]{0,40}\b(env var|environment variable)"
     r"|\b(up to|within|for|over) the (last|past) \d|\blimit is (only )?\d|\bempty if\b|\b(rejected|refused) with\b"
