@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -87,3 +88,9 @@ def serving_over_http(module: str, env: dict[str, str] | None = None) -> Iterato
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def ctrl_c_delivered() -> None:
+    """For Popen(preexec_fn=...): Ctrl-C reaches the child as a terminal delivers it. A test run as a
+    background job starts with SIGINT ignored, and so would every process it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

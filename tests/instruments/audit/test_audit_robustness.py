@@ -19,7 +19,7 @@ from rich.console import Console
 from instruments.audit import tfidf
 from instruments.audit.report import render
 from instruments.audit.run import Reading, audit_readings
-from tests.support import run_audit, serving_over_http
+from tests.support import ctrl_c_delivered, run_audit, serving_over_http
 
 REPO = Path(__file__).resolve().parents[3]
 ROGUE = Path(__file__).with_name("rogue_server.py")
@@ -181,6 +181,7 @@ def test_an_interrupted_audit_ends_quietly_and_stops_its_server(
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "ROGUE_PID_FILE": str(pid_file), "TMPDIR": str(audits_temp)},
+        preexec_fn=ctrl_c_delivered,
     )
     # The first call stalls forever, so the audit is inside a call when the signal comes.
     deadline = time.monotonic() + 60

@@ -12,6 +12,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.support import ctrl_c_delivered
+
 # A server whose one tool writes its process id to a file, then waits until it is stopped.
 WAITING_SERVER = """
 import os, sys
@@ -57,7 +59,9 @@ def test_a_signal_ends_the_host_quietly_and_stops_its_server(
         *(sys.executable, "-m", "instruments.host", "run"),
         *("--server", f"python {server} {mark}", "--call", "wait_forever {}", "Wait, please."),
     ]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as host:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_delivered
+    ) as host:
         wait_for(lambda: mark.exists() and mark.read_text(), "the server to start the call")
         server_pid = int(mark.read_text())
         host.send_signal(sent)
