@@ -143,9 +143,13 @@ def all_labels() -> Verdicts:
     return labels
 
 
+def labelled_recordings() -> dict[str, dict[str, Any]]:
+    """The corpus recordings and the held-out snapshots: what the hand labels judge."""
+    return {**recorded(), **recorded(HELD_OUT)}
+
+
 def all_verdicts() -> Verdicts:
-    """Verdicts on the corpus recordings and on the held-out snapshots, as the labels judge them."""
-    return {**verdicts(), **verdicts(recorded(HELD_OUT))}
+    return verdicts(labelled_recordings())
 
 
 def main() -> None:
@@ -167,7 +171,7 @@ def main() -> None:
         except (OSError, ValueError) as error:
             raise SystemExit(f"labels: cannot read {options.labels} as JSON ({error}).") from None
         labels = labels.get("labels", labels)
-        snapshots = recorded(options.snapshots) if options.snapshots else {**recorded(), **recorded(HELD_OUT)}
+        snapshots = recorded(options.snapshots) if options.snapshots else labelled_recordings()
         found = verdicts({name: snapshots[name] for name in labels if name in snapshots})
     missing = sorted(set(labels) - set(found))
     if missing:
