@@ -10,8 +10,9 @@ when not; describe every parameter; namespace names; return actionable errors), 
 - name_valid: the name matches ^[a-zA-Z0-9_-]{1,64}$, the subset Claude and OpenAI both accept.
 - input_schema: the definition has an inputSchema that is a valid JSON Schema object (MCP requires one).
 - namespaced: the name has at least two words and its first word is a namespace. A common verb
-  (get, convert, create, list, read, ...) never is, even when the server is named after it: any
-  service's tools could start with it. The server's own name is, as a prefix or a suffix
+  (get, convert, create, list, read, ...) is not, even when the server is named after it: any
+  service's tools could start with it, unless three quarters of the tools start with it and go on with a
+  verb (encode_search_experiments, encode_get_file). The server's own name is, as a prefix or a suffix
   (web_search_exa); any other word only on a server of fewer than 6 tools, or when at least half
   its tools share it (browser_click): distance_tool beside buffer_tool, or Shortcut's stories-search
   beside epics-search, names the tool's subject, not its service. A server whose tools are mostly
@@ -135,6 +136,7 @@ STEM_CHARS = 6
 # Below this many tools, one prefix per tool is ordinary (system_cpu beside math_add), not a missing namespace.
 SHARED_PREFIX_MIN_TOOLS = 6
 SHARED_PREFIX_MIN_SHARE = 0.5
+VERB_NAMESPACE_MIN_SHARE = 0.75
 # A lowercase word in running text; not part of a name such as account_get, `status`, a call f( or a
 # host or scheme (ppubs.uspto.gov, hf://).
 PROSE_WORD = re.compile(r"(?<![\w./`'\"-])[a-z]+(?![\w/`'\"(-]|\.\w|:/)")
@@ -527,12 +529,27 @@ class ServerTools:
     prose_words: frozenset[str] = frozenset()
     # Words its prose capitalises mid-sentence ("from HashiCorp Vault PKI") or writes as acronyms, lowercased: names.
     proper_names: frozenset[str] = frozenset()
+    # Verbs that start nearly all its tools with a verb after them (encode_search_experiments, encode_get_file
+    # for the ENCODE project): there the first word cannot be the action, so it names the service.
+    verb_namespaces: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, names: Iterable[str], descriptions: Iterable[str] = ()) -> ServerTools:
         unique = frozenset(names)
-        first_words = Counter(words[0].lower() for words in map(name_words, unique) if words)
+        split_names = [[word.lower() for word in name_words(name)] for name in unique]
+        first_words = Counter(words[0] for words in split_names if words)
         generic = GENERIC_VERBS | GENERIC_PREFIXES
+        verb_namespaces = frozenset(
+            word
+            for word, count in first_words.items()
+            if word in GENERIC_VERBS
+            and count >= SHARED_PREFIX_MIN_TOOLS
+            and count >= VERB_NAMESPACE_MIN_SHARE * len(unique)
+            and sum(
+                len(words) > 2 and words[0] == word and words[1] in GENERIC_VERBS for words in split_names
+            )
+            >= VERB_NAMESPACE_MIN_SHARE * count
+        )
         grouped = sum(count for word, count in first_words.items() if count >= 2 and word not in generic)
         # Aliases (the same description under two names) are the near-duplicate check's business.
         texts = {text: split_sentences(text) for text in set(descriptions)}
@@ -552,6 +569,7 @@ class ServerTools:
             grouped / max(1, len(unique)),
             prose,
             proper - prose - COMMON_ACRONYMS,
+            verb_namespaces,
         )
 
 
@@ -659,6 +677,11 @@ def _namespaced(name: str, server_name: str, server: ServerTools) -> tuple[Statu
     if len(parts) < 2:
         return "fail", f"{name} is one word, with no prefix saying which service it belongs to"
     prefix, suffix = parts[0].lower(), parts[-1].lower()
+    if prefix in server.verb_namespaces:
+        return (
+            "pass",
+            f"prefix {prefix}_ starts nearly every tool, each with a verb after it: it names the service",
+        )
     if prefix in GENERIC_VERBS:
         return "fail", f"{name} starts with the verb {prefix}, which any service's tools could start with"
     if prefix in GENERIC_PREFIXES:

@@ -523,6 +523,36 @@ def test_a_common_verb_is_not_a_namespace_even_when_the_server_is_named_after_it
     assert verdict(described(name, "x"), "namespaced", server=name.split("_")[0])[0] == "fail"
 
 
+def test_a_verb_that_starts_every_tool_with_a_verb_after_it_names_the_service() -> None:
+    def namespaced(name: str, siblings: set[str]) -> str:
+        return verdict(described(name, "x"), "namespaced", "genomics", siblings, ["x"])[0]
+
+    # The ENCODE project's tools: "encode" cannot be the action of encode_search_experiments.
+    encode = {
+        f"encode_{verb}_{noun}" for verb, noun in [("search", "files"), ("get", "file"), ("list", "files")]
+    }
+    encode |= {
+        "encode_get_facets",
+        "encode_track_experiment",
+        "encode_compare_experiments",
+        "encode_batch_download",
+    }
+    assert namespaced("encode_get_file", encode) == "pass"
+    # A verb before a noun is the action, however many tools start with it.
+    getters = {
+        "get_file",
+        "get_facets",
+        "get_experiment",
+        "get_citations",
+        "get_metadata",
+        "get_tags",
+        "get_search_index",
+    }
+    assert namespaced("get_file", getters) == "fail"
+    # Nor is a verb the service when a few tools only start with it.
+    assert namespaced("encode_get_file", {*encode, *getters}) == "fail"
+
+
 def test_a_service_prefix_is_a_namespace() -> None:
     assert verdict(described("units_convert", "x"), "namespaced", server="convert")[0] == "pass"
 
