@@ -40,7 +40,7 @@ when not; describe every parameter; namespace names; return actionable errors), 
   "at most 10,000 returned per request", "≤5000 lines", "Server-only", "NOTHING is changed",
   "does nothing if it exists", "404 if not followed", "tabs will be closed", "Does not
   download ...", "header-level only", "May cause data loss", "The VM must be running",
-  "only call if ..."), a pointer elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for
+  "only call if ...", "Read-only: ...", "(...; read-only)", German "nur" and "kein"), a pointer elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for
   those"), or "call this tool ... unless ...". A rate limit on the
   model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
   fetched first), nor advice on arguments ("For best results, use ..."), nor a number parameter's
@@ -248,7 +248,8 @@ WHEN_NOT = re.compile(
     r"|\bsupports\b[^.()]{1,40}\bonly\b|\b(available|supported) (for|in|on) [^.]{1,40}\bonly\b|\([\w-]+( [\w-]+){0,3} only\)"
     r"|\bmust (be|have) (an? |the )?(admin|owner|[\w-]+ permissions?|permission)\b"
     r"|\bclamped to (?!\d)|\bfails instead of\b"
-    r"|只能|只读|\bnur\b|\bab \d{4}\b|\bbenötigt (einen?|den|die|das)\b|только|максимум",
+    r"|(^|[(;,]|\band)\W*read-only\b(?![ -](access|mode|token|user|replica|connection|api|key|scope|flag|operation))"
+    r"|只能|只读|\bnur\b|\bkein(e|en|er)?\b|\bab \d{4}\b|\bbenötigt (einen?|den|die|das)\b|только|максимум",
     re.IGNORECASE,
 )
 PARAMETER_RANGE = re.compile(

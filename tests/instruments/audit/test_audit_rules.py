@@ -345,6 +345,9 @@ def test_use_another_tool_of_the_same_server_says_when_not_however_its_name_is_s
         "If the mount never confirms arrival this fails instead of pretending success.",
         "Historische Agrar-Klimadaten für einen Standort (NASA POWER, ab 1981).",
         "Benötigt einen AirLabs API-Key.",
+        "Use for the details of one gear item (bike, shoes, component; read-only).",
+        "Read-only: it inspects the filesystem and mutates nothing.",
+        "16 feste NABEL-Stationen (statisch, kein Live-Call).",
     ],
 )
 def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str) -> None:
@@ -364,6 +367,8 @@ def test_a_stated_limit_or_failure_case_says_where_the_tool_stops(sentence: str)
         "The 'active' property should not be included as it is read-only.",
         "`limit` is clamped to 1-50.",
         "Gibt ISO-Codes zurück, die für Datenabfragen benötigt werden.",
+        "Needs a read-only token.",
+        "Lower cost than AI extraction. Read-only operation with no side effects.",
     ],
 )
 def test_a_scope_without_an_edge_or_a_property_read_only_is_not_when_not(sentence: str) -> None:
