@@ -40,8 +40,9 @@ when not; describe every parameter; namespace names; return actionable errors), 
   "at most 10,000 returned per request", "≤5000 lines", "Server-only", "NOTHING is changed",
   "does nothing if it exists", "404 if not followed", "tabs will be closed", "Does not
   download ...", "header-level only", "May cause data loss", "The VM must be running",
-  "only call if ...", "Read-only: ...", "(...; read-only)", German "nur" and "kein"), a pointer elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for
-  those"), or "call this tool ... unless ...". A rate limit on the
+  "only call if ...", "Read-only: ...", "(...; read-only)", German "nur" and "kein"), a pointer
+  elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for those"), or "call this tool ...
+  unless ...". A rate limit on the
   model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
   fetched first), nor advice on arguments ("For best results, use ..."), nor a number parameter's
   range in its own entry ("num_results: ... (max: 50)"), which numbers_bounded reads.
@@ -219,7 +220,7 @@ WHEN_NOT = re.compile(
     r"|\bnot (available|supported|possible) (for|in|on|with)\b|\bno [\w-]+ (available|supported)\b"
     r"|\b(to|for) (?!best results)[^,.;]{3,80}, (use|run|call)\b|\bfor anything else\b|\bnot covered by\b|\bprefer (using|calling)\b|\bprerequisites?:\s*\w|\b(is|are) never (returned|included|shown|listed)\b|\blossy\b"
     r"|\bmay be (lost|masked|truncated|redacted|omitted|restricted|limited)\b|不支持|不适用|请勿|不要|仅支持|仅限|最大|最多|以内|^\W*must (include|be|have)\b|\bprefer \S+ instead\b|\(not\b"
-    r"|\(read-only\)|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in(?! (the )?[\w-]+ format\b)|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*((note|important|warning)\W*:\s*)?requires\b(?! ['\"`]| (a |an |the )?(user-provided |[\w']+ ){0,2}(\w*(Id|ID|_id|_name|Name)|name|id|(the )?argument)\b)|\brequires (a|an) (?!(user-provided |\w+ )?(\w*(Id|ID|_id)|the argument)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved|filtered|checked|verified|editable|modifiable|writable|deletable|deleted|removed|affected)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
+    r"|\b(cannot|can't|can not) \w+|^\W*[\w.-]+( [\w.-]+){0,2} only\W*$|^\W*(?!use\b|call\b)[\w-]+( [\w-]+)? only\b|^\W*skips\b|\bmust be (under|in(?! (the )?[\w-]+ format\b)|within|inside|already)\b|\bnot the (tool|one|right tool) for\b|\b(valid for|expires (after|in)) (\d|an?\b)|\b\d+(\.\d+)+\+|\brequires? \S+ ?(>=|≥)|\bconsider using\b|n't (available|retained|returned|supported|included|stored)\b|\bas opposed to\b|\bwill (raise|throw) (an? )?(\w+ )?(exception|error)\b|\bprefer (the )?(?!this\b|it\b)\S+( tool)? over\b|\bprefer ['\"`]?\w+_\w+['\"`]?|\b(persists?|works?|runs?|succeeds?) only (if|when)\b|\b(sees|shows|returns|lists|includes|searches|covers|supports|retrieves|fetches|reads|finds) only\b|\brather than\b|^\W*((note|important|warning)\W*:\s*)?requires\b(?! ['\"`]| (a |an |the )?(user-provided |[\w']+ ){0,2}(\w*(Id|ID|_id|_name|Name)|name|id|(the )?argument)\b)|\brequires (a|an) (?!(user-provided |\w+ )?(\w*(Id|ID|_id)|the argument)\b)|\brequires? (proper |special |admin |write |read )?(permissions?|access|privileges?|scopes?)\b|\brequires \w+=|\bmust be (explicitly |first )?(enabled|valid|set|configured|installed|authorized)\b|\b(is|are) not (retried|persisted|saved|cached|validated|guaranteed|preserved|filtered|checked|verified|editable|modifiable|writable|deletable|deleted|removed|affected)\b|\breturned \(without\b|\bwithout the (full|complete|entire)\b|\bthe call fails\b|\b(is|are) (refused|rejected|permanent)\b"
     r"|\brefused (above|if|when|for|unless)\b|\birreversible\b|\bonly\b[^.]{0,40}\b(is|are) (currently )?(supported|allowed|accepted)\b|\b(is|are) not yet (available|supported)\b|\bwill be truncated\b|\btruncated (after|at|to|beyond) \d|\bonly allows?\b|^\W*prefer (\w+ )?(tools?|operations?|functions?|methods?|commands?)\b|\bonly (call|use|be used)\b[^.]{0,20}\b(if|when)\b|\bnothing is (changed|written|modified|deleted|removed|sent)\b|(?<!\w)(≤|<=) ?\d|\b(?!read-)\w+-only\b|\b(don't|do not|doesn't|does not) expose\b|\b(available|supported) only\b|\bonly (through|via|with)\b|\btimes? out after\b"
     r"|\b(this tool|it|this) (does not|doesn't|(?-i:NOT)) (?!exist|have|need|require|matter)\w+|\bdoes (?-i:NOT) \w+|\bnever (emits|returns|writes|modifies|changes|deletes|sends)\b|\byou must (be|have) (the |an? )?(owner|admin|member|logged|signed|authenticated|authori[sz]ed|permissions?|access)\b"
     r"|\bstops (after|early|once|when|at)\b|\bdistinct from\b|\b(different from|unlike) (the )?['\"`]?\w+[_-]\w+|(,|;|\s[\u2014\u2013])\s+not (a |an |the )?(?!only\b|found\b|yet\b|to\b|all\b|just\b|as\b)[\w-]+( [\w-]+){0,2}(?=\s*([.;\u2014\u2013]|$))"
@@ -233,7 +234,7 @@ WHEN_NOT = re.compile(
     r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
     r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
     r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"
-    r"|\braises? [`'\"]*\w*(Error|Exception)\b|\b(is|are) (?-i:NOT)\b|^\W*read-only\W*$"
+    r"|\braises? [`'\"]*\w*(Error|Exception)\b|\b(is|are) (?-i:NOT)\b"
     r"|지원되지 않|지원하지 않|할 수 없|できません|サポートされていません|使用しないで"
     # Coverage, caps and refusals as people write them: "Coverage: office actions from about 2012 on",
     # "Covers recorded assignments from 1955 to present", "Description text is capped per max_chars",
@@ -248,6 +249,7 @@ WHEN_NOT = re.compile(
     r"|\bsupports\b[^.()]{1,40}\bonly\b|\b(available|supported) (for|in|on) [^.]{1,40}\bonly\b|\([\w-]+( [\w-]+){0,3} only\)"
     r"|\bmust (be|have) (an? |the )?(admin|owner|[\w-]+ permissions?|permission)\b"
     r"|\bclamped to (?!\d)|\bfails instead of\b"
+    # A bare "Read-only." wherever it stands: "(read-only)", "Read-only: it inspects ...", "(bike; read-only)".
     r"|(^|[(;,]|\band)\W*read-only\b(?![ -](access|mode|token|user|replica|connection|api|key|scope|flag|operation))"
     r"|只能|只读|\bnur\b|\bkein(e|en|er)?\b|\bab \d{4}\b|\bbenötigt (einen?|den|die|das)\b|только|максимум",
     re.IGNORECASE,
