@@ -56,7 +56,10 @@ when not; describe every parameter; namespace names; return actionable errors), 
 - closed_sets_enum: no string parameter describes a fixed set of options in prose ("one of ...",
   "'local', 'remote' or 'all'", "possible values: ...", "Sort column: a, b, or c") without an enum.
   A description's own entry for a parameter counts too, on its own line ("Args: mode: ...") or
-  mid-sentence ('operation: "list", "delete" (card, confirm=True)').
+  mid-sentence ('operation: "list", "delete" (card, confirm=True)'), and so does a sentence that
+  gives its values ("Type is 'pass', 'block', or 'reject'."). Bare words count where the parameter
+  or their label names a choice of kind ("Cloud provider: aws or azure", sort_dir "(asc/desc)") or
+  the label is "Options:"; beside a free text or an identifier they say what it holds ("URL (XLS, XLSX)").
   Examples ("e.g.", "Examples:"), formats ("Use format: ...", "YYYY-MM-DD") and lists left open
   ("Standard types: a, b. Custom objects are also supported", "a, b, etc.") list no options.
 - title_set: a title is set (on the tool or in its annotations).
@@ -349,8 +352,8 @@ CLOSED_SET = re.compile(
     re.IGNORECASE,
 )
 # 'Use format: "2h" (hours), "90m" (minutes) or "1.5h"' shows a format by examples, and an option
-# "YYYY-MM-DD" is a pattern to fill in: neither lists the options.
-FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b|(?-i:\bY{2,4}-MM\b)", re.IGNORECASE)
+# "YYYY-MM-DD" or a regular expression (/^...$/) is a pattern to fill in: neither lists the options.
+FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b|(?-i:\bY{2,4}-MM\b)|/\^", re.IGNORECASE)
 EXAMPLES = re.compile(
     r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?|includes?|including|common|popular|typical|try)\W*$",
     re.IGNORECASE,
@@ -370,6 +373,139 @@ LISTED_OPTIONS = re.compile(
     r"|\b\w*[a-z]\w*(?:,\w*[a-z]\w*){3,}\b|(?:^- [\w-]+:.*\n?){2,}|\((?:[\w-]+, ){2,}[\w-]+\)"
     r"|\A\s*" + QUOTED + r"(?:\s*\([^)]*\))?(?:\s*[,/]\s*" + QUOTED + r"(?:\s*\([^)]*\))?)+",
     re.IGNORECASE | re.MULTILINE,
+)
+# A value as a schema would list it: one word or code ("aws", "1d", "IN_PLAY", "mayura:v1", "1000+").
+VALUE = r"[\w][\w:+-]*(?:\.\d+)?"
+# Options written bare, in the parameter's own description or entry: after a label ("Cloud provider:
+# aws or azure", "Options: day, week, month"), in brackets ("(fastq, submitted, or sra)",
+# "(asc/desc)"), or three or more between slashes ("new/open/pending/solved", not "titles/overviews/genre
+# names").
+BARE_OPTIONS = re.compile(
+    r"(?<![\w/])(?P<label>[^\W\d][\w ]{0,30})[:：]\s*"
+    + VALUE
+    + r"(?:\s*\([^()]{1,30}\))?(?:(?:\s*,\s*|\s*,?\s+or\s+|/)"
+    + VALUE
+    + r"(?:\s*\([^()]{1,30}\))?)+\.?(?=\s*(?:\((?:default|по умолчанию)[^()]*\)\.?)?\s*$|\.\s)"
+    + r"|(?<!['\"`])(?<!['\"`] )[(\uff08]\s*"
+    + VALUE
+    + r"(?:(?:\s*,\s*|\s*,?\s+or\s+|\s*/\s*|\s*\|\s*)"
+    + VALUE
+    + r")+\s*[)\uff09]"
+    + r"|(?<![\w/.:~-])[^\W\d][\w-]*(?:/[^\W\d][\w-]*){2,}(?![\w/.])(?!\s+[^\W\d])",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A label that lists the options whatever the parameter is called; other bare lists count only where
+# the parameter or the label names a choice of kind ("sort_dir", "Cloud provider:"), since a free
+# text's hints look the same: "Search query (name or email)", "URL of the file (XLS, XLSX)".
+OPTIONS_LABEL = re.compile(
+    r"^\s*(options|values|choices|(allowed|valid|possible|accepted) values)\s*$", re.IGNORECASE
+)
+OPEN_LABEL = re.compile(
+    r"\b(includes?|including|examples?|common|default|supports?|supported|popular|built-ins?|for)\s*$",
+    re.IGNORECASE,
+)
+AFTER_PREPOSITION = re.compile(r"\b(for|of|in|on|to|the|an?|from|and|with)\s$", re.IGNORECASE)
+CHOICE_WORDS = frozenset(
+    [
+        "type",
+        "kind",
+        "mode",
+        "format",
+        "fmt",
+        "status",
+        "state",
+        "priority",
+        "level",
+        "severity",
+        "direction",
+        "dir",
+        "order",
+        "sort",
+        "method",
+        "operation",
+        "op",
+        "operator",
+        "action",
+        "engine",
+        "provider",
+        "cloud",
+        "platform",
+        "model",
+        "program",
+        "category",
+        "interval",
+        "period",
+        "timeframe",
+        "range",
+        "granularity",
+        "frequency",
+        "unit",
+        "units",
+        "style",
+        "orientation",
+        "access",
+        "visibility",
+        "scope",
+        "language",
+        "lang",
+        "strategy",
+        "algorithm",
+        "field",
+        "section",
+        "subsystem",
+        "color",
+        "colour",
+    ]
+)
+# What a free-text or identifier parameter may hold is not a set of its values: "(name or email)".
+NOT_VALUES = frozenset(
+    [
+        "id",
+        "ids",
+        "name",
+        "names",
+        "email",
+        "emails",
+        "path",
+        "paths",
+        "url",
+        "urls",
+        "uuid",
+        "slug",
+        "key",
+        "keys",
+        "title",
+        "username",
+        "handle",
+        "number",
+        "string",
+        "text",
+        "json",
+        "query",
+        "keyword",
+        "keywords",
+        "word",
+        "words",
+        "code",
+        "value",
+        "values",
+        "file",
+        "files",
+        "folder",
+        "directory",
+        "optional",
+        "required",
+        "default",
+        "none",
+        "null",
+        "e",
+        "g",
+        "i",
+        "etc",
+        "example",
+        "examples",
+        "and",
+    ]
 )
 COUNT_WORDS = frozenset(
     {
@@ -945,7 +1081,15 @@ def _closed_sets(
         own = re.compile(rf"['\"`]({re.escape(name.rsplit('.', 1)[-1])})['\"`]")
         said = own.sub(r"\1", str(node.get("description", "")))
         listed = own.sub(r"\1", docs.get(name, ""))
-        cue = _options(CLOSED_SET, said) or _options(CLOSED_SET, listed) or _options(LISTED_OPTIONS, listed)
+        mentioned = _mentions(description, name) if name in params and name not in docs else ""
+        cue = (
+            _options(CLOSED_SET, said)
+            or _options(CLOSED_SET, listed)
+            or _options(LISTED_OPTIONS, listed)
+            or _options(CLOSED_SET, mentioned)
+            # A pattern in the schema already constrains what the prose describes.
+            or ("pattern" not in node and (_bare_options(name, said) or _bare_options(name, listed)))
+        )
         if cue and not has_enum:
             return "fail", f"{name} lists options in prose ({cue.group(0)!r}) but has no enum"
     enums = [name for name, node in texts.items() if any("enum" in m for m in members(schema, node))]
@@ -966,6 +1110,35 @@ def _options(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
         ):
             return found
     return None
+
+
+def _bare_options(name: str, text: str) -> re.Match[str] | None:
+    """Bare options, where they name a choice and no listed word says what a free text holds."""
+    named = {word.lower() for word in name_words(name.rsplit(".", 1)[-1].replace("[]", ""))}
+    for found in BARE_OPTIONS.finditer(text):
+        label = found.group("label") or ""
+        # "Language for titles/overviews/genre names": what the value applies to, not its options.
+        before = text[max(0, found.start() - 80) : found.start()]
+        if OPEN_LABEL.search(label) or AFTER_PREPOSITION.search(before) or FORMAT.search(before):
+            continue
+        listed = found.group(0)[len(label) :].lstrip(":：")
+        words = {word.lower() for word in re.findall(r"[^\W\d]+", re.sub(r"\s\([^()]*\)", "", listed))}
+        labelled = set(label.lower().split())
+        if (words | labelled) & NOT_VALUES:
+            continue
+        chosen = OPTIONS_LABEL.match(label) or (named | labelled) & CHOICE_WORDS
+        if chosen and _options(re.compile(re.escape(found.group(0))), text):
+            return found
+    return None
+
+
+def _mentions(description: str, name: str) -> str:
+    """The rest of each sentence of the description that names the parameter: "Type is 'pass' or 'block'."."""
+    pattern = (
+        rf"(?<![\w.-])['\"`]?{re.escape(name)}['\"`]?(?![\w-])\s*(?:\([^()]*\)\s*)?"
+        r"(?:is|are|as|may be|must be|can be|should be|takes|accepts|filters to|=|:)\s+([^.\n]*(?:\.(?!\s)[^.\n]*)*)"
+    )
+    return "\n".join(found.group(1) for found in re.finditer(pattern, description, re.IGNORECASE))
 
 
 def _parameter_docs(description: str, params: dict[str, Any]) -> dict[str, str]:

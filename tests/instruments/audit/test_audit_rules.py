@@ -523,6 +523,51 @@ def test_some_of_the_options_are_not_a_closed_set_but_all_of_them_are(text: str,
     assert verdict(tool, "closed_sets_enum")[0] == status
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "status"),
+    [
+        ("cloud", "Cloud provider: aws or azure (default: aws)", "fail"),
+        ("collection", "Collection type. Options: natural, enhanced.", "fail"),
+        ("file_format", "File format to download (fastq, submitted, or sra). FASTQ is most common", "fail"),
+        ("sort_dir", "Sort direction (asc/desc)", "fail"),
+        ("note_type", "Filter by type: fleeting/literature/permanent/structure/hub", "fail"),
+        ("timeframe", "Time range filter (today, week, month)", "fail"),
+        # Bare words in a free text's or an identifier's description say what it holds, not its values.
+        ("query", "Search query (company, people)", "pass"),
+        ("url", "URL of the spreadsheet (XLS, XLSX)", "pass"),
+        ("project", "Project (ID or name)", "pass"),
+        ("key", "Modifiers: Control, Shift, Alt, Meta", "pass"),
+        ("language", "Localizes titles/overviews/genre names.", "pass"),
+        ("object_type", "Valid values include: companies, contacts, deals", "pass"),
+        ("period", "Readable length matching /^(\\d+) +(second|minute|hour)s?$/", "pass"),
+    ],
+)
+def test_bare_options_are_a_closed_set_where_the_parameter_or_its_label_names_a_choice(
+    name: str, text: str, status: str
+) -> None:
+    tool = described("crm_list", "List objects.", properties={name: {"type": "string", "description": text}})
+    assert verdict(tool, "closed_sets_enum")[0] == status
+
+
+def test_a_sentence_of_the_description_that_gives_a_parameters_values_is_a_closed_set() -> None:
+    rule = described(
+        "pfsense_add_rule",
+        "Add a firewall rule. Type is 'pass', 'block', or 'reject'.",
+        properties={"type": {"type": "string"}, "descr": {"type": "string"}},
+    )
+    assert verdict(rule, "closed_sets_enum") == (
+        "fail",
+        "type lists options in prose (\"'pass', 'block', or 'reject'\") but has no enum",
+    )
+    # A sentence that only names the parameter beside other options is not its values.
+    scrape = described(
+        "firecrawl_interact",
+        "Give the url you scraped, and either a natural-language `prompt` or executable `code`.",
+        properties={"url": {"type": "string"}, "prompt": {"type": "string"}, "code": {"type": "string"}},
+    )
+    assert verdict(scrape, "closed_sets_enum")[0] == "pass"
+
+
 @pytest.mark.parametrize("name", ["get_current_time", "convert_time", "read_file", "search_nodes"])
 def test_a_common_verb_is_not_a_namespace_even_when_the_server_is_named_after_it(name: str) -> None:
     assert verdict(described(name, "x"), "namespaced", server=name.split("_")[0])[0] == "fail"
