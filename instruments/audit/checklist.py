@@ -208,6 +208,8 @@ WHEN = re.compile(
     r"|\bthe preferred (way|tool|method) (to|for)\b|\bpreferred\b[^.]{0,40}\btool (when|for)\b"
     r"|\bthe recommended way to\b|\bcall (this|it) first\b"
     r"|\b(ideal|perfekt|nützlich|geeignet) (für|zur|zum|um)\b|\banwendungsfälle\b|\bdient (zur|zum|dazu)\b"
+    r"|[\"“][^\"”\n]{3,100}\?[\"”]|\bthe (best|primary|main|first|go-to|safe|cheap|recommended|right|easiest|fastest) (\w+ ){0,2}(way|tool|call|thing|starting point|choice|entry point|action|place)\b(?! (is|was)\b)"
+    r"|\bhandy (to|for|when)\b|\bhilfreich (um|für|bei|wenn)\b|\b(run|return|use|call) (it|this)( tool)? (if|when|on your first|at the (very )?(start|beginning))\b"
     r"|用于|适用于|适合|适用场景|推荐用法|\bиспользуй\b|\bвызывай\b[^.]{0,30}\bкогда\b",
     re.IGNORECASE,
 )
@@ -234,6 +236,7 @@ WHEN_NOT = re.compile(
     r"|\bretiring\b|\bbeing (discontinued|retired|removed|deprecated)\b|\bwill be (removed|retired|discontinued)\b"
     r"|\b(is|are) (not exposed|redacted|masked|omitted|unaffected)\b|\bonly available\b|\bmust have the \S+ capabilit"
     r"|\bdoes nothing (if|when|unless)\b|\bnever (overwrites|overwritten)\b"
+    r"|\binstead\b[^.]{0,80}\b(use|call)\b|\b(is|are) in other_tool\b|\b(use|call) other_tool\W*(\)|$)|^\W*for\b[^.]{3,80}\b(use|call) other_tool\b"
     r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
     r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
     r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"

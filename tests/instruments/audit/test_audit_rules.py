@@ -383,6 +383,10 @@ def test_a_scope_without_an_edge_or_a_property_read_only_is_not_when_not(sentenc
         ("Use pages_list to find the page ids.", "fail"),
         ("Use pages_list first to see the page indices if needed.", "fail"),
         ("Use pages_open/pages_list for those.", "pass"),
+        ("If the user instead needs the page's raw HTML, use pages_list.", "pass"),
+        ("Open pages are in pages_list.", "pass"),
+        ("(no history: use pages_list)", "pass"),
+        ("For the page's tabs call pages_list.", "pass"),
     ],
 )
 def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_input_does_not(
@@ -441,6 +445,13 @@ def test_another_tool_for_another_task_says_when_not_but_one_that_fetches_an_inp
         "Ideal für Aussaat-Entscheidungen und Bewässerungsplanung.",
         "Typische Anwendungsfälle: Alphabetisierungsrate der Schweiz.",
         "Diese Funktion dient zur Exploration und Indikatorsuche.",
+        'Compare two pages side by side, for "X or Y?" questions.',
+        "The best starting point for research: search for a topic and get matching pages.",
+        "The first thing to check when a page looks stale.",
+        "Handy to confirm which account the token belongs to.",
+        "Hilfreich um doppelte Seiten zu erkennen.",
+        "Run this if the page is missing from the sidebar.",
+        "Use this tool on your first interaction with the server.",
     ],
 )
 def test_when_is_read_the_way_people_write_it(sentence: str) -> None:
