@@ -183,6 +183,8 @@ NOT_WHAT = re.compile(
 )
 # A label before the text ("🎯 Purpose:", "## Returns"), which a reader skips to find the first sentence.
 HEADING = re.compile(r"^\W*(?:\w+\W*){1,3}:$|^[^\w\s]+\W*(?:\w+\W*){1,3}$")
+# "[仅限单选/多选题]更新单选或多选题的选项内容" is a sentence: CJK writes no spaces between its words.
+CJK_SENTENCE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{7}")
 # A label's value on a line of its own ("Tool name:\ngetUser"), which the first sentence follows.
 LONE_WORD = re.compile(r"^[\w-]+$")
 WHEN = re.compile(
@@ -209,7 +211,10 @@ WHEN = re.compile(
     r"|\bthe recommended way to\b|\bcall (this|it) first\b"
     r"|\b(ideal|perfekt|nützlich|geeignet) (für|zur|zum|um)\b|\banwendungsfälle\b|\bdient (zur|zum|dazu)\b"
     r"|[\"“][^\"”\n]{3,100}\?[\"”]|\bthe (best|primary|main|first|go-to|safe|cheap|recommended|right|easiest|fastest) (\w+ ){0,2}(way|tool|call|thing|starting point|choice|entry point|action|place)\b(?! (is|was)\b)"
-    r"|\bhandy (to|for|when)\b|\bhilfreich (um|für|bei|wenn)\b|\b(run|return|use|call) (it|this)( tool)? (if|when|on your first|at the (very )?(start|beginning))\b"
+    r"|\bhandy (right )?(to|for|when|before|after|if)\b|\bthis is how to\b|\buse (them|these) to\b|^\W*uses:\s|\bhilfreich (um|für|bei|wenn)\b|\b(run|return|use|call) (it|this)( tool)? (if|when|on your first|at the (very )?(start|beginning))\b"
+    r"|\b(e\.g\.|for example),? (after|when|before|once)\b|\bworth (calling|using|running|checking)\b(?! out)|\bpoll this\b"
+    r"|\b(call|use|run) (this|it)( tool)? rather than\b|^\W*fallback (when|for|if)\b|\brun (it|this)( tool)? to\b"
+    r"|\b(key|main|primary|go-to|essential|core) tool (for|to|when)\b|\b(nuetzlich|gut) (für|fuer)\b|\b(ideal|perfekt|geeignet) fuer\b|何时调用|何时使用"
     r"|用于|适用于|适合|适用场景|推荐用法|\bиспользуй\b|\bвызывай\b[^.]{0,30}\bкогда\b",
     re.IGNORECASE,
 )
@@ -236,7 +241,13 @@ WHEN_NOT = re.compile(
     r"|\bretiring\b|\bbeing (discontinued|retired|removed|deprecated)\b|\bwill be (removed|retired|discontinued)\b"
     r"|\b(is|are) (not exposed|redacted|masked|omitted|unaffected)\b|\bonly available\b|\bmust have the \S+ capabilit"
     r"|\bdoes nothing (if|when|unless)\b|\bnever (overwrites|overwritten)\b"
-    r"|\binstead\b[^.]{0,80}\b(use|call)\b|\b(is|are) in other_tool\b|\b(use|call) other_tool\W*(\)|$)|^\W*for\b[^.]{3,80}\b(use|call) other_tool\b"
+    r"|\binstead\b[^.]{0,80}\b(use|call)\b|\b(is|are) in other_tool\b|\b(use|call) other_tool\W*(\)|$)|(^|[;:]\s)\W*for\b[^.;]{3,80}\b(use|call) ['\"`]?other_tool\b"
+    r"|\bmust be (free|unique|empty|unused|idle|online|reachable|plugged in|paired|logged in)\b|\brefused (outside|below|beyond)\b"
+    r"|\bneeds? [\w ]{1,30}? (enabled|configured|installed|running|connected)\b|\bwithout (creating|modifying|changing|deleting|writing|returning|validating|altering|touching)\b"
+    r"|\bonly\b[^.]{0,40}\b(is|are) (currently )?available\b|必须先|\brequiere\b"
+    r"|\bonly (the )?(last|first|latest|most recent|past) \d|\b(in|within|covers?) (quarters in )?the (last|past) \d|^\W*no [\w-]+( (or|and) [\w-]+)?\W*$"
+    r"|\brefused in\b|\brefuses?\b[^.]{0,40}\bunless\b|\bwithout (transmitting|sending)\b|\bthere is no\b|\boffers no\b|\(last \d+ ?(KB|MB|lines|entries|items|messages)\)"
+    r"|\bthis server (does not|doesn't|cannot|can't|will not|won't) \w+"
     r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
     r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
     r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"
@@ -361,6 +372,10 @@ EXAMPLES = re.compile(
     r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?|includes?|including|common|popular|typical|try)\W*$",
     re.IGNORECASE,
 )
+# 'e.g. "show version", "FA014250000", or "ID"': the examples began before the part that matched.
+EXAMPLES_BEGUN = re.compile(
+    r"\b(e\.g\.|eg\.|for example|for instance|such as)\s*['\"`][^.;:]*$", re.IGNORECASE
+)
 # "Standard types: companies, people. Custom objects are also supported": the list is not all of them.
 OPEN_SET = re.compile(
     r"^\W*(etc\b|\.\.\.|…)|\b(are|is) also (supported|accepted|allowed)\b|\band (more|others)\b",
@@ -374,6 +389,7 @@ PARAMETER_LINE = re.compile(
 LISTED_OPTIONS = re.compile(
     r"(?:^|:\s)(?:[\w-]+(?: \([^)]*\))?, )+[\w-]+(?: \([^)]*\))?,? or [\w-]+\b"
     r"|\b\w*[a-z]\w*(?:,\w*[a-z]\w*){3,}\b|(?:^- [\w-]+:.*\n?){2,}|\((?:[\w-]+, ){2,}[\w-]+\)"
+    r"|(?:^[a-z][\w-]*(?: / [a-z][\w-]*)*\s+[\u2014\u2013]\s.*\n?){3,}"
     r"|\A\s*" + QUOTED + r"(?:\s*\([^)]*\))?(?:\s*[,/]\s*" + QUOTED + r"(?:\s*\([^)]*\))?)+",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -393,7 +409,9 @@ BARE_OPTIONS = re.compile(
     + VALUE
     + r"(?:(?:\s*,\s*|\s*,?\s+or\s+|\s*/\s*|\s*\|\s*)"
     + VALUE
-    + r")+\s*[)\uff09]"
+    + r")+(?:,\s*default:?\s*"
+    + VALUE
+    + r")?\s*[)\uff09]"
     + r"|(?<![\w/.:~-])[^\W\d][\w-]*(?:/[^\W\d][\w-]*){2,}(?![\w/.])(?!\s+[^\W\d])",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -575,7 +593,9 @@ HIJACK = (
             r"|\byou (should|need to) always\b|\b(use|call) the ['\"`]?[\w-]+['\"`]? tool (?-i:FIRST) to (plan|think|understand|reflect|reason)\b|\b(?-i:STOP) and (use|call)\b|\bcall (it|this( tool)?) (once )?at (the |session )?start\b|\b(use|call) (this|it)( tool)? proactively\b|\bproactively (use|call|offer|suggest)\b"
             # Orders on how the model answers the user are not about this tool.
             r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b"
-            r"|\balways include\b[^.]{0,60}\bwhen (presenting|answering|responding|replying)\b",
+            r"|\balways include\b[^.]{0,60}\bwhen (presenting|answering|responding|replying)\b"
+            r"|\bwhen (citing|presenting|answering|replying)\b[^.]{0,40}\b(responses?|answers?|replies|the user)\b|^\W*(present|highlight) (all|most|rates?|results?)\b|^\W*cite [\"\u201c]"
+            r"|\buse this (\w+ )?tool for (?-i:ALL)\b",
             re.IGNORECASE,
         ),
         "standing order",
@@ -894,7 +914,7 @@ def _without_spelt_acronyms(sentence: str) -> str:
 def first_sentence(sentences: list[str]) -> str:
     """The sentence says_what reads: the first one past headings, and past a lone word when a sentence
     follows ("Tool name:\ngetUser\nDescription:\nRetrieves ...": the word is a label's value)."""
-    told = [s for s in sentences if not HEADING.match(s)]
+    told = [s for s in sentences if not HEADING.match(s) or CJK_SENTENCE.search(s)]
     return next((s for s in told if not LONE_WORD.match(s)), told[0] if told else "")
 
 
@@ -1082,7 +1102,11 @@ def _closed_sets(
         has_enum = any("enum" in m or "const" in m for m in members(schema, node))
         # A parameter's own name in quotes is not one of its values: "`outputDirectory` is relative to ...".
         own = re.compile(rf"['\"`]({re.escape(name.rsplit('.', 1)[-1])})['\"`]")
-        said = own.sub(r"\1", str(node.get("description", "")))
+        # An anyOf branch's own description ("Predefined period: ...") is read as the parameter's.
+        described = [str(node.get("description", ""))] + [
+            str(m["description"]) for m in members(schema, node) if m is not node and "description" in m
+        ]
+        said = own.sub(r"\1", "\n".join(described))
         listed = own.sub(r"\1", docs.get(name, ""))
         mentioned = _mentions(description, name) if name in params and name not in docs else ""
         cue = (
@@ -1091,7 +1115,12 @@ def _closed_sets(
             or _options(LISTED_OPTIONS, listed)
             or _options(CLOSED_SET, mentioned)
             # A pattern in the schema already constrains what the prose describes.
-            or ("pattern" not in node and (_bare_options(name, said) or _bare_options(name, listed)))
+            or (
+                "pattern" not in node
+                and (
+                    _bare_options(name, said) or _bare_options(name, listed) or _bare_options(name, mentioned)
+                )
+            )
         )
         if cue and not has_enum:
             return "fail", f"{name} lists options in prose ({cue.group(0)!r}) but has no enum"
@@ -1107,6 +1136,7 @@ def _options(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
         after = text[found.end() : found.end() + 120]
         if (
             not EXAMPLES.search(before)
+            and not EXAMPLES_BEGUN.search(text[max(0, found.start() - 60) : found.start()])
             and not OPEN_SET.search(after)
             and not sentence.lower().startswith("if ")
             and not FORMAT.search(sentence + found.group(0))
@@ -1125,6 +1155,7 @@ def _bare_options(name: str, text: str) -> re.Match[str] | None:
         if OPEN_LABEL.search(label) or AFTER_PREPOSITION.search(before) or FORMAT.search(before):
             continue
         listed = found.group(0)[len(label) :].lstrip(":：")
+        listed = re.sub(r",\s*default:?\s*" + VALUE + r"\s*(?=[)\uff09]$)", "", listed)
         words = {word.lower() for word in re.findall(r"[^\W\d]+", re.sub(r"\s\([^()]*\)", "", listed))}
         labelled = set(label.lower().split())
         if (words | labelled) & NOT_VALUES:
@@ -1138,8 +1169,9 @@ def _bare_options(name: str, text: str) -> re.Match[str] | None:
 def _mentions(description: str, name: str) -> str:
     """The rest of each sentence of the description that names the parameter: "Type is 'pass' or 'block'."."""
     pattern = (
-        rf"(?<![\w.-])['\"`]?{re.escape(name)}['\"`]?(?![\w-])\s*(?:\([^()]*\)\s*)?"
-        r"(?:is|are|as|may be|must be|can be|should be|takes|accepts|filters to|=|:)\s+([^.\n]*(?:\.(?!\s)[^.\n]*)*)"
+        rf"(?<![\w.-])['\"`]*{re.escape(name)}['\"`]*(?![\w-])\s*"
+        r"(?:(?:\([^()]*\)\s*)?(?:is|are|as|may be|must be|can be|should be|takes|accepts|filters to|=|:)\s+|(?=\())"
+        r"([^.\n]*(?:\.(?!\s)[^.\n]*)*)"
     )
     return "\n".join(found.group(1) for found in re.finditer(pattern, description, re.IGNORECASE))
 
