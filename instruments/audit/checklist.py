@@ -211,6 +211,8 @@ WHEN = re.compile(
     r"|\bthe recommended way to\b|\bcall (this|it) first\b"
     r"|\b(ideal|perfekt|nützlich|geeignet) (für|zur|zum|um)\b|\banwendungsfälle\b|\bdient (zur|zum|dazu)\b"
     r"|[\"“][^\"”\n]{3,100}\?[\"”]|\bthe (best|primary|main|first|go-to|safe|cheap|recommended|right|easiest|fastest) (\w+ ){0,2}(way|tool|call|thing|starting point|choice|entry point|action|place)\b(?! (is|was)\b)"
+    r"|[\"\u201c\u00ab](what|which|when|where|who|how|why)\b[^\"\u201d\u00bb\n]{3,100}[\"\u201d\u00bb]|\bmust be called (before|after|first)\b"
+    r"|\bfor (diagnosing|troubleshooting|debugging|investigating)\b|^\W*better (for|when)\b|^\W*for [\w-]+ (conditions|situations|cases|scenarios)\b"
     r"|\bhandy (right )?(to|for|when|before|after|if)\b|\bthis is how to\b|\buse (them|these) to\b|^\W*uses:\s|\bhilfreich (um|für|bei|wenn)\b|\b(run|return|use|call) (it|this)( tool)? (if|when|on your first|at the (very )?(start|beginning))\b"
     r"|\b(e\.g\.|for example),? (after|when|before|once)\b|\bworth (calling|using|running|checking)\b(?! out)|\bpoll this\b"
     r"|\b(call|use|run) (this|it)( tool)? rather than\b|^\W*fallback (when|for|if)\b|\brun (it|this)( tool)? to\b"
@@ -248,6 +250,9 @@ WHEN_NOT = re.compile(
     r"|\bonly (the )?(last|first|latest|most recent|past) \d|\b(in|within|covers?) (quarters in )?the (last|past) \d|^\W*no [\w-]+( (or|and) [\w-]+)?\W*$"
     r"|\brefused in\b|\brefuses?\b[^.]{0,40}\bunless\b|\bwithout (transmitting|sending)\b|\bthere is no\b|\boffers no\b|\(last \d+ ?(KB|MB|lines|entries|items|messages)\)"
     r"|\bthis server (does not|doesn't|cannot|can't|will not|won't) \w+"
+    r"|\b(needs?|requires?) --[\w-]+|^\W*[\w.-]+(,? (and |or )?[\w.-]+){0,4} only\s*;|\bnever (the )?full\b|\bno [\w ]{1,30} at all\b"
+    r"|\bor (later|earlier)\b|(^|[(;,]|\band)\W*read only\b|\bnicht (den|die|das|der|\u00fcber|f\u00fcr|im|in|mehr|verf\u00fcgbar|unterst\u00fctzt)\b|\bmax\.\s?\d"
+    r"|\bserves\b[^.]{0,60}\bonly\b|\bout[- ]of[- ](coverage|range|scope)\b|\b(reports|gives|includes|contains) no\b"
     r"|\b[45]\d\d (if|when|otherwise)\b|\breturns [45]\d\d\b|\bwill be (closed|lost|discarded)\b"
     r"|^\W*(does not|doesn't|will not|won't) \w+|\b(is|are) \w+-[\w-]+ only\b(?! (when|if)\b)|\bmay (cause|expire)\b"
     r"|\bmust be (true to \w+|running|stopped|connected|open)\b|\bmust not exceed\b|\bmust already\b"
@@ -595,6 +600,7 @@ HIJACK = (
             r"|\bbe (concise|brief|short) (with|in) your (answers?|responses?|replies)\b|\balways (mention|tell the user)\b"
             r"|\balways include\b[^.]{0,60}\bwhen (presenting|answering|responding|replying)\b"
             r"|\bwhen (citing|presenting|answering|replying)\b[^.]{0,40}\b(responses?|answers?|replies|the user)\b|^\W*(present|highlight) (all|most|rates?|results?)\b|^\W*cite [\"\u201c]"
+            r"|^\W*present (the |these |its )?(\w+ )?(results?|findings|output)\b[^.]{0,40}\bto the user\b|^\W*(state|mention|tell)\b[^.]{0,60}\bproactively\b"
             r"|\buse this (\w+ )?tool for (?-i:ALL)\b",
             re.IGNORECASE,
         ),
