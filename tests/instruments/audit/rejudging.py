@@ -5,6 +5,10 @@ found when the audit fails it. Figures for the labelled set, a batch, or one che
 
     .venv/bin/python -m tests.instruments.audit.rejudging
     .venv/bin/python -m tests.instruments.audit.rejudging LABELS.json --snapshots FOLDER --disagreements
+    .venv/bin/python -m tests.instruments.audit.rejudging LABELS.json --snapshots FOLDER --reasons REASONS.md
+
+With reasons (hand-label-reasons.md for the labelled set), the figures are split into the calls the
+readers were sure of and the ones they marked close ("close pass" or "close fail").
 
 labelling-brief.md in recordings/ is what the labellers worked from; docs/audit.md tells the rounds.
 """
@@ -13,7 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +40,7 @@ from instruments.console import run_command
 RECORDINGS = Path(__file__).with_name("recordings")
 EXPECTED = RECORDINGS / "expected-verdicts.json"
 LABELS = RECORDINGS / "hand-labels.json"
+REASONS = RECORDINGS / "hand-label-reasons.md"
 HELD_OUT = RECORDINGS / "held-out"
 
 Verdicts = dict[str, dict[str, dict[str, str]]]
@@ -126,10 +132,23 @@ def labelled_verdicts(labels: Verdicts, found: Verdicts) -> Iterator[tuple[str, 
                 yield server, tool, check, found[server][tool][check], truth
 
 
-def agreement(labels: Verdicts, found: Verdicts, check: str | None = None) -> Agreement:
+def close_calls(reasons: str) -> set[tuple[str, str, str]]:
+    """(server, tool, check) of every reason line that marks its verdict a close call."""
+    marked = re.compile(r"^([^/\s]+)/(.+)/(\w+): close (?:pass|fail)\b", re.MULTILINE)
+    return {(server, tool, check) for server, tool, check in marked.findall(reasons)}
+
+
+def agreement(
+    labels: Verdicts,
+    found: Verdicts,
+    check: str | None = None,
+    only: Callable[[tuple[str, str, str]], bool] | None = None,
+) -> Agreement:
     tally = Agreement()
-    for _, _, labelled_check, said, truth in labelled_verdicts(labels, found):
+    for server, tool, labelled_check, said, truth in labelled_verdicts(labels, found):
         if check is not None and labelled_check != check:
+            continue
+        if only is not None and not only((server, tool, labelled_check)):
             continue
         tally.flagged += said == "fail"
         tally.flagged_right += said == "fail" and truth == "fail"
@@ -162,9 +181,14 @@ def main() -> None:
     )
     parser.add_argument("--snapshots", type=Path, help="the folder of the labelled tools/list snapshots")
     parser.add_argument("--disagreements", action="store_true", help="list every verdict that differs")
+    parser.add_argument(
+        "--reasons", type=Path, help="the labels' reasons file, to split clear calls from close ones"
+    )
     options = parser.parse_args()
+    reasons = options.reasons
     if options.labels is None:
         labels, found = all_labels(), all_verdicts()
+        reasons = reasons or REASONS
     else:
         try:
             labels = json.loads(options.labels.read_text())
@@ -177,6 +201,13 @@ def main() -> None:
     if missing:
         raise SystemExit(f"No snapshot for {', '.join(missing)}: give its folder with --snapshots.")
     print(f"all checks       {agreement(labels, found)}")
+    if reasons is not None:
+        try:
+            close = close_calls(reasons.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise SystemExit(f"reasons: cannot read {reasons} ({error.strerror}).") from None
+        print(f"clear calls      {agreement(labels, found, only=lambda key: key not in close)}")
+        print(f"close calls      {agreement(labels, found, only=lambda key: key in close)}")
     for check in sorted(
         {check for tools in labels.values() for checks in tools.values() for check in checks}
     ):

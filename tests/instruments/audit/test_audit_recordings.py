@@ -77,5 +77,36 @@ def test_a_batch_of_labels_is_measured_by_check_with_its_disagreements(tmp_path:
     assert unknown.stderr.strip() == "No snapshot for agentation: give its folder with --snapshots."
 
 
+def test_a_batch_is_split_into_the_calls_its_reader_was_sure_of_and_the_close_ones(tmp_path: Path) -> None:
+    """docs/audit.md's first-contact figures that leave out the readers' close calls."""
+    labels = {"agentation": all_labels()["agentation"]}
+    labels["agentation"]["agentation_list_sessions"]["namespaced"] = "fail"
+    labels["agentation"]["agentation_get_session"]["namespaced"] = "fail"
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    (tmp_path / "reasons.md").write_text(
+        "## Batch Z (agentation) - a labeller\n"
+        "agentation/agentation_list_sessions/namespaced: close fail - a product prefix, or a verb?\n"
+        "agentation/agentation_get_session/namespaced: fail - no prefix\n"
+    )
+    (tmp_path / "snapshots").mkdir()
+    shutil.copy(HELD_OUT / "agentation.json", tmp_path / "snapshots")
+    command = [sys.executable, "-m", "tests.instruments.audit.rejudging", "labels.json"]
+    shown = subprocess.run(
+        [*command, "--snapshots", "snapshots", "--reasons", "reasons.md"],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(Path.cwd())},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    whole = agreement(
+        labels, verdicts({"agentation": json.loads((HELD_OUT / "agentation.json").read_text())})
+    )
+    clear = next(line for line in shown if line.startswith("clear calls")).split()
+    close = next(line for line in shown if line.startswith("close calls")).split()
+    assert close[2:] == ["100.0%", "right", "(0/0)", "0.0%", "found", "(0/1)"]
+    assert clear[-1] == f"({whole.real_found}/{whole.real - 1})"
+
+
 if __name__ == "__main__":
     EXPECTED.write_text(json.dumps(verdicts(), indent=1, sort_keys=True) + "\n")
