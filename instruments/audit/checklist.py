@@ -163,7 +163,11 @@ MAX_NESTING = 3  # schemas may refer to themselves
 MAX_SENTENCE_CHARS = 2000
 
 # A Chinese or Japanese sentence ends at its full stop, exclamation or question mark, with no space.
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|(?<=[\u3002\uff01\uff1f])")
+# A capital starts the next sentence, accented too: "... ambiguo. Úsala cuando ...", "... Łódź".
+SENTENCE_BREAK = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00d6\u00d8-\u00de"
+    r"\u0106\u010c\u0141\u0143\u0152\u0158\u015a\u0160\u0178\u0179\u017b\u017d])|(?<=[\u3002\uff01\uff1f])"
+)
 # Docstrings wrap a sentence over several lines; a new line starts a new sentence only after a stop,
 # a colon or a heading, or when it starts a list item or a "name: text" entry.
 LINE_ENDS_SENTENCE = re.compile(r"[.!?:;\u3002\uff01\uff1f]$|^#")
@@ -217,7 +221,12 @@ WHEN = re.compile(
     r"|\b(e\.g\.|for example),? (after|when|before|once)\b|\bworth (calling|using|running|checking)\b(?! out)|\bpoll this\b"
     r"|\b(call|use|run) (this|it)( tool)? rather than\b|^\W*fallback (when|for|if)\b|\brun (it|this)( tool)? to\b"
     r"|\b(key|main|primary|go-to|essential|core) tool (for|to|when)\b|\b(nuetzlich|gut) (für|fuer)\b|\b(ideal|perfekt|geeignet) fuer\b|何时调用|何时使用"
-    r"|用于|适用于|适合|适用场景|推荐用法|\bиспользуй\b|\bвызывай\b[^.]{0,30}\bкогда\b",
+    r"|用于|适用于|适合|适用场景|推荐用法|\bиспользуй\b|\bвызывай\b[^.]{0,30}\bкогда\b"
+    # Portuguese, Spanish, German and Polish: "Use para descobrir ...", "Úsala cuando ...", "Útil pra ...",
+    # "Chame antes de ...", "Nützlich, um ...", "Służy do ...".
+    r"|^\W*(use|usa|\u00fasal[ao]|utilize|utilice|chame|llame)( (somente|apenas|solo|s\u00f3lo|s\u00f3))? "
+    r"(para|pra|quando|cuando|antes de|depois de|despu\u00e9s de)\b"
+    r"|\b(\u00fatil|util|ideal) (para|pra|quando|cuando)\b|\bprimeira op\u00e7\u00e3o para\b|\bn\u00fctzlich, um\b|\bs\u0142u\u017cy do\b",
     re.IGNORECASE,
 )
 WHEN_NOT = re.compile(
@@ -273,7 +282,14 @@ WHEN_NOT = re.compile(
     r"|\bclamped to (?!\d)|\bfails instead of\b"
     # A bare "Read-only." wherever it stands: "(read-only)", "Read-only: it inspects ...", "(bike; read-only)".
     r"|(^|[(;,]|\band)\W*read-only\b(?![ -](access|mode|token|user|replica|connection|api|key|scope|flag|operation))"
-    r"|只能|只读|\bnur\b|\bkein(e|en|er)?\b|\bab \d{4}\b|\bbenötigt (einen?|den|die|das)\b|только|максимум",
+    r"|只能|只读|\bnur\b|\bkein(e|en|er)?\b|\bab \d{4}\b|\bbenötigt (einen?|den|die|das)\b|только|максимум"
+    # Portuguese and Spanish ("NÃO retorna preço", "Somente pedidos não aceitos ...", "Para alterar use
+    # totvs_update_price"), Chinese ("本 tool 不提供研报内容"), German ("dafür 'gesetz_lesen'"), Polish
+    # ("Wymaga zalogowania", "Sufit 100"), and "ensures no write operations are performed".
+    r"|\bn\u00e3o (use|usar|retorna|inclui|suporta|funciona|altera|aceita)\b|\b(somente|s\u00f3lo|solamente|\u00fanicamente)\b"
+    r"|\bprefira\b|\birrevers\u00edvel\b|\bno (devuelve|incluye|soporta|usar)\b"
+    r"|\bpara [^.;]{3,60}\b(use|usar|prefira|usa) ['\"`]?\w+_\w+|(本|该|此)\s?(tool|工具)\s?(不|只|仅)(?!需)|仅\s?[\w ]{1,12}可用"
+    r"|\bdaf\u00fcr\s+['\"`]?\w+_\w+|\bwymaga\b|\bodrzuca\b|\bsufit \d|\bensures no\b",
     re.IGNORECASE,
 )
 PARAMETER_RANGE = re.compile(
@@ -374,7 +390,8 @@ CLOSED_SET = re.compile(
 # "YYYY-MM-DD" or a regular expression (/^...$/) is a pattern to fill in: neither lists the options.
 FORMAT = re.compile(r"\b(use|in|with) (the |this )?(format|syntax)\b|(?-i:\bY{2,4}-MM\b)|/\^", re.IGNORECASE)
 EXAMPLES = re.compile(
-    r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?|includes?|including|common|popular|typical|try)\W*$",
+    r"\b(such as|e\.g\.|eg|for example|for instance|like|examples?( values)?:?|includes?|including|common|popular|typical|try"
+    r"|exemplos?|ejemplos?|p\. ?ej\.|por exemplo|por ejemplo|z\. ?B\.|beispielsweise)\W*$",
     re.IGNORECASE,
 )
 # 'e.g. "show version", "FA014250000", or "ID"': the examples began before the part that matched.
@@ -398,6 +415,26 @@ LISTED_OPTIONS = re.compile(
     r"|\A\s*" + QUOTED + r"(?:\s*\([^)]*\))?(?:\s*[,/]\s*" + QUOTED + r"(?:\s*\([^)]*\))?)+",
     re.IGNORECASE | re.MULTILINE,
 )
+# Options in a Chinese sentence ("part 為 claims、description 或 abstract") and codes with their
+# meanings in brackets ("(0=not set, 1=high, 2=medium, 3=low)").
+CJK_OPTIONS = re.compile(
+    r"^\s*[a-z][\w-]*(?:\uff08[^\uff09]*\uff09)?(?:\s*\u3001\s*[a-z][\w-]*(?:\uff08[^\uff09]*\uff09)?)*"
+    r"\s*\u6216\s*[a-z][\w-]*"
+    r"|\(\s*\d+\s*=\s*[^=,()]{1,30}(?:,\s*\d+\s*=\s*[^=,()]{1,30})+\)",
+    re.MULTILINE,
+)
+# A parameter's entry that goes on to its options unquoted after a dash ("File color mode — cmyk, rgb,
+# grayscale, or spot.") or is only two of them as codes ("saddle_stitch or perfect_bound.", "HOME or
+# AWAY"); what an identifier may be ("Account — name, number, or ID", "City or location") is not a set.
+ENTRY_OPTIONS = re.compile(
+    r"\s[\u2013\u2014]\s*[\w-]+(?:, [\w-]+)+,? or [\w-]+\b"
+    r"|(?-i:^(?:[a-z][a-z\d_-]*|[A-Z][A-Z\d_]+)(?: \([^()'\"`/]*\))? or (?:[a-z][a-z\d_-]*|[A-Z][A-Z\d_]+))"
+    r"(?: \([^()'\"`/]*\))?\.?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A parameter described by nothing but the names it takes: "code,maxChangeFilterDate", "classifications,
+# items" for an `order` or an `expand`.
+NAMES_ONLY = re.compile(r"\A\s*[a-z]\w+(?:\s*,\s*[a-z]\w+)+\s*(?:\.\s.*)?\Z", re.IGNORECASE | re.DOTALL)
 # A value as a schema would list it: one word or code ("aws", "1d", "IN_PLAY", "mayura:v1", "1000+").
 VALUE = r"[\w][\w:+-]*(?:\.\d+)?"
 # Options written bare, in the parameter's own description or entry: after a label ("Cloud provider:
@@ -427,7 +464,7 @@ OPTIONS_LABEL = re.compile(
     r"^\s*(options|values|choices|(allowed|valid|possible|accepted) values)\s*$", re.IGNORECASE
 )
 OPEN_LABEL = re.compile(
-    r"\b(includes?|including|examples?|common|default|supports?|supported|popular|built-ins?|for)\s*$",
+    r"\b(includes?|including|examples?|exemplos?|ejemplos?|beispiele?|common|default|supports?|supported|popular|built-ins?|for)\s*$",
     re.IGNORECASE,
 )
 AFTER_PREPOSITION = re.compile(r"\b(for|of|in|on|to|the|an?|from|and|with)\s$", re.IGNORECASE)
@@ -601,7 +638,11 @@ HIJACK = (
             r"|\balways include\b[^.]{0,60}\bwhen (presenting|answering|responding|replying)\b"
             r"|\bwhen (citing|presenting|answering|replying)\b[^.]{0,40}\b(responses?|answers?|replies|the user)\b|^\W*(present|highlight) (all|most|rates?|results?)\b|^\W*cite [\"\u201c]"
             r"|^\W*present (the |these |its )?(\w+ )?(results?|findings|output)\b[^.]{0,40}\bto the user\b|^\W*(state|mention|tell)\b[^.]{0,60}\bproactively\b"
-            r"|\buse this (\w+ )?tool for (?-i:ALL)\b",
+            r"|\buse this (\w+ )?tool for (?-i:ALL)\b"
+            # "只陈述事实，不做买卖推荐" (state only facts, make no buy or sell call), "宿主按 ... 解读" (the host
+            # reads it by ...), "LEIA ISTO PRIMEIRO", "PFLICHT-AUFRUF ...", "Antworte ... NIE aus dem Gedächtnis".
+            r"|只陈述事实|不做(任何)?(买卖|投资)(推荐|建议)|宿主(应|需|必须)?按|\bleia (isto|primeiro)\b"
+            r"|\bpflicht-aufruf\b|\bantworte\b[^.]{0,60}\b(nie|niemals)\b",
             re.IGNORECASE,
         ),
         "standing order",
@@ -1120,6 +1161,12 @@ def _closed_sets(
             or _options(CLOSED_SET, listed)
             or _options(LISTED_OPTIONS, listed)
             or _options(CLOSED_SET, mentioned)
+            or _options(CJK_OPTIONS, said)
+            or _options(CJK_OPTIONS, listed)
+            or _options(CJK_OPTIONS, mentioned)
+            or _entry_options(said)
+            or _entry_options(str(node.get("description", "")), NAMES_ONLY)
+            or _entry_options(listed)
             # A pattern in the schema already constrains what the prose describes.
             or (
                 "pattern" not in node
@@ -1172,11 +1219,19 @@ def _bare_options(name: str, text: str) -> re.Match[str] | None:
     return None
 
 
+def _entry_options(text: str, pattern: re.Pattern[str] = ENTRY_OPTIONS) -> re.Match[str] | None:
+    """Unquoted options, unless a listed word is what an identifier or a free text holds."""
+    found = _options(pattern, text)
+    words = {word.lower() for word in re.findall(r"[^\W\d]+", found.group(0))} if found else set()
+    return None if words & NOT_VALUES else found
+
+
 def _mentions(description: str, name: str) -> str:
     """The rest of each sentence of the description that names the parameter: "Type is 'pass' or 'block'."."""
     pattern = (
         rf"(?<![\w.-])['\"`]*{re.escape(name)}['\"`]*(?![\w-])\s*"
-        r"(?:(?:\([^()]*\)\s*)?(?:is|are|as|may be|must be|can be|should be|takes|accepts|filters to|=|:)\s+|(?=\())"
+        r"(?:(?:\([^()]*\)\s*)?(?:is|are|as|may be|must be|can be|should be|takes|accepts|filters to|=|:)\s+"
+        r"|\s*(?:\u70ba|\u4e3a|\u53ef\u70ba|\u53ef\u4e3a|\u53ef\u9009|\u53ef\u9078)\s*|(?=\())"
         r"([^.\n]*(?:\.(?!\s)[^.\n]*)*)"
     )
     return "\n".join(found.group(1) for found in re.finditer(pattern, description, re.IGNORECASE))
@@ -1198,6 +1253,15 @@ def _parameter_docs(description: str, params: dict[str, Any]) -> dict[str, str]:
             docs[current] += "\n" + line.strip()
         else:
             current = ""
+    # Or as keys in a line: "Args: date=YYYY-MM-DD, city=city name, system=drik|surya_siddhanta|vakya."
+    keys = [
+        key for key in re.finditer(r"(?<![\w.=-])(\w+)=(?![=\'\"`])", description) if key.group(1) in params
+    ]
+    if len({key.group(1) for key in keys}) > 1:
+        for key, following in zip(keys, [*keys[1:], None], strict=True):
+            end = following.start() if following else len(description)
+            text = re.split(r"\.\s|[\n\u3002\uff1b]", description[key.end() : end], maxsplit=1)[0]
+            docs.setdefault(key.group(1), text.rstrip(" ,;."))
     # Terse servers document a parameter mid-sentence: 'operation: "list" (list), "delete" (card).'
     for name in params.keys() - docs.keys():
         if inline := re.search(rf"(?<![\w.-]){re.escape(name)}: ([^.\n]*(?:\.(?!\s)[^.\n]*)*)", description):
