@@ -32,7 +32,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   near_duplicates reports).
 - says_when: some sentence says when to use it ("Use it when/to/for ...", "useful/essential/perfect
   for ...", "can be used for ...", "whenever the user ...", "for questions about ..."), not "can be
-  used to", which describes rather than chooses.
+  used to", which describes rather than chooses; in other languages too ("Use para ...", "Úsala
+  cuando ...", "Nützlich, um ...", "用于 ...").
 - says_when_not: some sentence says when not to, or where the tool stops: "do not use", "not for",
   a deprecation ("DEPRECATED", "use X instead", X any of the server's tools however spelt), a limit
   ("only works within ...", "cannot ...", "at most 100 ...", "the operation will fail if ...",
@@ -40,7 +41,8 @@ when not; describe every parameter; namespace names; return actionable errors), 
   "at most 10,000 returned per request", "≤5000 lines", "Server-only", "NOTHING is changed",
   "does nothing if it exists", "404 if not followed", "tabs will be closed", "Does not
   download ...", "header-level only", "May cause data loss", "The VM must be running",
-  "only call if ...", "Read-only: ...", "(...; read-only)", German "nur" and "kein"), a pointer
+  "only call if ...", "Read-only: ...", "(...; read-only)", German "nur" and "kein", Portuguese
+  "NÃO retorna ..." and "Somente ...", Chinese "本 tool 不提供 ..."), a pointer
   elsewhere ("Prefer symbolic operations if ...", "Use a/b_c for those"), or "call this tool ...
   unless ...". A rate limit on the
   model ("not more than 3 times per question") is not one, nor "use X to find the id" (an input
@@ -60,6 +62,10 @@ when not; describe every parameter; namespace names; return actionable errors), 
   gives its values ("Type is 'pass', 'block', or 'reject'."). Bare words count where the parameter
   or their label names a choice of kind ("Cloud provider: aws or azure", sort_dir "(asc/desc)") or
   the label is "Options:"; beside a free text or an identifier they say what it holds ("URL (XLS, XLSX)").
+  So do an entry's options after a dash ("Color mode — cmyk, rgb, or spot"), an entry of two codes
+  ("saddle_stitch or perfect_bound"), keys on one line ("Args: date=..., system=drik|vakya"), Chinese
+  "part 為 claims、description 或 abstract", "(0=not set, 1=high)", and a description that is only
+  the names it takes ("code,maxChangeFilterDate").
   Examples ("e.g.", "Examples:"), formats ("Use format: ...", "YYYY-MM-DD") and lists left open
   ("Standard types: a, b. Custom objects are also supported", "a, b, etc.") list no options.
 - title_set: a title is set (on the tool or in its annotations).
