@@ -123,6 +123,9 @@ GENERIC_VERBS = frozenset({
     "track", "monitor", "report", "view", "display", "use", "invoke", "provide", "give", "screen",
     "adapt", "diagnose", "upgrade", "downgrade", "exec", "rollback", "scale", "expose", "annotate",
     "forward", "drain", "cordon", "uncordon", "rerun", "aggregate", "index", "resize", "finalize",
+    # Portuguese and Spanish ("listar_maquinas", "buscar_cve").
+    "listar", "buscar", "obter", "obtener", "criar", "crear", "atualizar", "actualizar", "excluir",
+    "eliminar", "consultar", "gerar", "generar", "enviar", "mostrar", "calcular",
 })
 # Words that say nothing about whose tool it is, though they are not verbs.
 GENERIC_PREFIXES = frozenset({
@@ -232,7 +235,12 @@ WHEN = re.compile(
     # "Chame antes de ...", "Nützlich, um ...", "Służy do ...".
     r"|^\W*(use|usa|\u00fasal[ao]|utilize|utilice|chame|llame)( (somente|apenas|solo|s\u00f3lo|s\u00f3))? "
     r"(para|pra|quando|cuando|antes de|depois de|despu\u00e9s de)\b"
-    r"|\b(\u00fatil|util|ideal) (para|pra|quando|cuando)\b|\bprimeira op\u00e7\u00e3o para\b|\bn\u00fctzlich, um\b|\bs\u0142u\u017cy do\b",
+    r"|\b(\u00fatil|util|ideal) (para|pra|quando|cuando)\b|\bprimeira op\u00e7\u00e3o para\b|\bn\u00fctzlich, um\b|\bs\u0142u\u017cy do\b"
+    # "Sirve para comparar ...", "Consúltalo cuando ...", Czech "vhodné na ...", Polish "Dobre na start",
+    # Turkish "... için kullan\u0131l\u0131r", Korean "... 같은 질문에 사용합니다", Chinese "当 ... 时使用此工具".
+    r"|\b(sirve|serve) para\b|^\W*cons\u00falta(lo|la|los|las) (cuando|si)\b|\b(vhodn\u00e9|u\u017eite\u010dn\u00e9) (na|pro|k|p\u0159i)\b"
+    r"|\bdobre na\b|\bi\u00e7in kullan\u0131l\u0131r\b|\uc9c8\ubb38\uc5d0 \uc0ac\uc6a9|\b(good fit|a good fit) (when|for)\b|^\W*good fit:"
+    r"|\u5f53[^\u3002\uff1b]{2,60}\u65f6(\u4f7f\u7528|\u8c03\u7528)|(\u65f6|\u524d|\u540e)[\uff0c,]?\s*(\u53ef\u4ee5)?(\u4f7f\u7528|\u8c03\u7528)(\u6b64|\u8be5|\u672c)\u5de5\u5177",
     re.IGNORECASE,
 )
 WHEN_NOT = re.compile(
@@ -295,7 +303,13 @@ WHEN_NOT = re.compile(
     r"|\bn\u00e3o (use|usar|retorna|inclui|suporta|funciona|altera|aceita)\b|\b(somente|s\u00f3lo|solamente|\u00fanicamente)\b"
     r"|\bprefira\b|\birrevers\u00edvel\b|\bno (devuelve|incluye|soporta|usar)\b"
     r"|\bpara [^.;]{3,60}\b(use|usar|prefira|usa) ['\"`]?\w+_\w+|(本|该|此)\s?(tool|工具)\s?(不|只|仅)(?!需)|仅\s?[\w ]{1,12}可用"
-    r"|\bdaf\u00fcr\s+['\"`]?\w+_\w+|\bwymaga\b|\bodrzuca\b|\bsufit \d|\bensures no\b",
+    r"|\bdaf\u00fcr\s+['\"`]?\w+_\w+|\bwymaga\b|\bodrzuca\b|\bsufit \d|\bensures no\b"
+    # Spanish ("No se puede deshacer", "no toca las facturas", "hasta 240 meses", "Solo afecta ..."), Czech
+    # ("Nejvýš 100 buněk", "až 256 bodů", "použijte mapy_elevation_profile"), "must be done through the
+    # Admin UI", "Prefer project-scoped search_tasks".
+    r"|\bno (se puede|puede|consulta|sale|toca|da|incluye|devuelve|soporta|acepta)\b"
+    r"|\bhasta \d|\bsolo (para|en|se|afecta|devuelve)\b|\bnejv\u00fd\u0161e? \d|\ba\u017e \d|\bpou\u017eijte ['\"`]?\w+_\w+"
+    r"|\bmust be done (through|via|in)\b|\bprefer [\w-]+ ['\"`]?\w+_\w+",
     re.IGNORECASE,
 )
 PARAMETER_RANGE = re.compile(
@@ -318,6 +332,7 @@ CLOSED_SET = re.compile(
     r"\bone of\b(?! (the|your|those|these|its|their|our|my) (?!following)| (them|those|these)\b| \w+'s\b)"
     # "Valid values include: ..." gives some of the options, not all of them.
     r"|\b(allowed|valid|possible|accepted|supported|available|optional) (values|options|operations|actions|modes)\b(?! include)"
+    r"|\bm(?:ö|oe)gliche werte\b|\bvalores (posibles|possíveis|válidos|permitidos)\b"
     r"|\boptions are\b|\boptions:\s*(?="
     + QUOTED
     + r")|\boptions:\s*[-*•]\s*(?="
@@ -437,6 +452,16 @@ ENTRY_OPTIONS = re.compile(
     r"|(?-i:^(?:[a-z][a-z\d_-]*|[A-Z][A-Z\d_]+)(?: \([^()'\"`/]*\))? or (?:[a-z][a-z\d_-]*|[A-Z][A-Z\d_]+))"
     r"(?: \([^()'\"`/]*\))?\.?$",
     re.IGNORECASE | re.MULTILINE,
+)
+# Quoted options joined by another language's "or": '"pdf", "xml" o "html"', '"memur" veya "emekli"',
+# '"structured_json" または "markdown"'; not numbers, which are examples of an identifier.
+OTHER_OR = re.compile(
+    QUOTED
+    + r"(?:\s*\([^()]{1,40}\))?(?:, "
+    + QUOTED
+    + r"(?:\s*\([^()]{1,40}\))?)*,?\s*(?:\b(?:o|ou|oder|veya|или)\b|\u307e\u305f\u306f)\s*"
+    + QUOTED,
+    re.IGNORECASE,
 )
 # A parameter described by nothing but the names it takes: "code,maxChangeFilterDate", "classifications,
 # items" for an `order` or an `expand`.
@@ -1172,6 +1197,14 @@ def _closed_sets(
             or _options(CJK_OPTIONS, mentioned)
             or _entry_options(said)
             or _entry_options(str(node.get("description", "")), NAMES_ONLY)
+            or next(
+                (
+                    found
+                    for text in (said, listed, mentioned)
+                    if (found := _options(OTHER_OR, text)) and not re.search(r"\d{4}", found.group(0))
+                ),
+                None,
+            )
             or _entry_options(listed)
             # A pattern in the schema already constrains what the prose describes.
             or (

@@ -1204,3 +1204,70 @@ def test_where_it_stops_in_other_languages(sentence: str, status: str) -> None:
 )
 def test_orders_on_the_models_answers_in_other_languages_are_hijacking(sentence: str) -> None:
     assert verdict(described("docs_search", f"Search the docs. {sentence}"), "no_hijack")[0] == "fail"
+
+
+@pytest.mark.parametrize(
+    ("name", "siblings"),
+    [
+        ("listar_maquinas", {"listar_maquinas", "buscar_cve"}),
+        ("buscar_cve", {"listar_maquinas", "buscar_cve"}),
+    ],
+)
+def test_a_portuguese_or_spanish_verb_is_not_a_namespace(name: str, siblings: set[str]) -> None:
+    assert (
+        verdict(described(name, "Lista as máquinas gerenciadas."), "namespaced", "action1", siblings)[0]
+        == "fail"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        # Round twenty-eight: quoted options joined by another language's "or", "possible values" in German.
+        ('Formato: "pdf", "xml" o "html".', "fail"),
+        ('Tipo: "memur" veya "emekli".', "fail"),
+        ('\u51fa\u529b\u5f62\u5f0f\uff08"structured_json" \u307e\u305f\u306f "markdown"\uff09', "fail"),
+        ('Moegliche Werte: "bevoelkerung", "bip", "arbeitslosigkeit"', "fail"),
+        # Identifiers given as examples are not options.
+        ('Ticket: "12345" ou "MOVI202109000001"', "pass"),
+    ],
+)
+def test_quoted_options_joined_in_other_languages_are_a_closed_set(text: str, status: str) -> None:
+    tool = described(
+        "crm_list", "List objects.", properties={"kind": {"type": "string", "description": text}}
+    )
+    assert verdict(tool, "closed_sets_enum")[0] == status
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Sirve para comparar en t\u00e9rminos reales pesos de fechas distintas.",
+        "Cons\u00faltalo cuando necesites decirle a la persona usuaria qui\u00e9n va a facturar.",
+        "Emekli zamm\u0131 tahmini i\u00e7in kullan\u0131l\u0131r.",
+        '"\ud604\uc7ac\uac00", "\uc624\ub298 \uc2dc\uc138" \uac19\uc740 \uc9c8\ubb38\uc5d0 \uc0ac\uc6a9\ud569\ub2c8\ub2e4.',
+        "\u5f53\u7528\u6237\u8bf7\u6c42\u4e00\u4e2a\u65b0\u7684\u7528\u6237\u754c\u9762\u65f6\u4f7f\u7528\u6b64\u5de5\u5177\u3002",
+        "Good fit when prompt structure matters.",
+    ],
+)
+def test_when_to_use_it_in_more_languages(sentence: str) -> None:
+    assert verdict(described("uruguay_pesos", f"Lleva montos. {sentence}"), "says_when")[0] == "pass"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        ("No se puede deshacer: confirma con la persona usuaria antes.", "pass"),
+        ("Promedio mensual entre dos meses (hasta 240 meses).", "pass"),
+        ("Nejv\u00fd\u0161 100 bun\u011bk (nap\u0159. 10\u00d710).", "pass"),
+        ("Actual promotion must be done through the Admin UI.", "pass"),
+        # A failure case and a retention time mark no scope; "Solo con X" is how to call it.
+        ("Returns the article, or an error message if retrieval fails.", "fail"),
+        ("Documents are moved to trash and retained for 30 days.", "fail"),
+        ("Solo con `departamento`, lista sus localidades.", "fail"),
+    ],
+)
+def test_where_it_stops_in_spanish_and_czech(sentence: str, status: str) -> None:
+    assert (
+        verdict(described("uruguay_cotizacion", f"Cotiza monedas. {sentence}"), "says_when_not")[0] == status
+    )
