@@ -87,7 +87,7 @@ import functools
 import json
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1192,20 +1192,10 @@ def _closed_sets(
             or _options(CLOSED_SET, listed)
             or _options(LISTED_OPTIONS, listed)
             or _options(CLOSED_SET, mentioned)
-            or _options(CJK_OPTIONS, said)
-            or _options(CJK_OPTIONS, listed)
-            or _options(CJK_OPTIONS, mentioned)
-            or _entry_options(said)
-            or _entry_options(str(node.get("description", "")), NAMES_ONLY)
-            or next(
-                (
-                    found
-                    for text in (said, listed, mentioned)
-                    if (found := _options(OTHER_OR, text)) and not re.search(r"\d{4}", found.group(0))
-                ),
-                None,
-            )
-            or _entry_options(listed)
+            or _options_in(CJK_OPTIONS, said, listed, mentioned)
+            or _options_in(ENTRY_OPTIONS, said, listed, unless=_holds_free_text)
+            or _options_in(NAMES_ONLY, str(node.get("description", "")), unless=_holds_free_text)
+            or _options_in(OTHER_OR, said, listed, mentioned, unless=_has_identifier)
             # A pattern in the schema already constrains what the prose describes.
             or (
                 "pattern" not in node
@@ -1258,11 +1248,24 @@ def _bare_options(name: str, text: str) -> re.Match[str] | None:
     return None
 
 
-def _entry_options(text: str, pattern: re.Pattern[str] = ENTRY_OPTIONS) -> re.Match[str] | None:
-    """Unquoted options, unless a listed word is what an identifier or a free text holds."""
-    found = _options(pattern, text)
-    words = {word.lower() for word in re.findall(r"[^\W\d]+", found.group(0))} if found else set()
-    return None if words & NOT_VALUES else found
+def _options_in(
+    pattern: re.Pattern[str], *texts: str, unless: Callable[[str], bool] = lambda _: False
+) -> re.Match[str] | None:
+    """The first of the texts' options by `_options`, leaving out those `unless` rejects."""
+    for text in texts:
+        if (found := _options(pattern, text)) and not unless(found.group(0)):
+            return found
+    return None
+
+
+def _holds_free_text(listed: str) -> bool:
+    """Unquoted words that say what an identifier or a free text holds ("name, number, or ID")."""
+    return bool({word.lower() for word in re.findall(r"[^\W\d]+", listed)} & NOT_VALUES)
+
+
+def _has_identifier(listed: str) -> bool:
+    """Quoted numbers of four digits or more are examples of an identifier ('"12345" ou "MOVI..."')."""
+    return bool(re.search(r"\d{4}", listed))
 
 
 def _mentions(description: str, name: str) -> str:

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,33 +47,32 @@ def test_the_audit_agrees_with_the_hand_labels() -> None:
     assert tally.found >= 0.90, f"{tally.real_found} of {tally.real} real failings found"
 
 
-def test_a_batch_of_labels_is_measured_by_check_with_its_disagreements(tmp_path: Path) -> None:
-    """The command docs/audit.md gives for measuring a new batch against its snapshots."""
-    labels = {"agentation": all_labels()["agentation"]}
-    labels["agentation"]["agentation_list_sessions"]["namespaced"] = "fail"  # a known pass, relabelled
-    (tmp_path / "labels.json").write_text(json.dumps(labels))
-    (tmp_path / "snapshots").mkdir()
-    shutil.copy(HELD_OUT / "agentation.json", tmp_path / "snapshots")
-    command = [sys.executable, "-m", "tests.instruments.audit.rejudging", "labels.json"]
-    shown = subprocess.run(
-        [*command, "--snapshots", "snapshots", "--disagreements"],
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(Path.cwd())},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
-    namespaced = next(line for line in shown if line.startswith("namespaced"))
-    assert namespaced.split()[1:] == ["100.0%", "right", "(0/0)", "0.0%", "found", "(0/1)"]
-    assert "missed        agentation/agentation_list_sessions/namespaced" in shown
-    (tmp_path / "elsewhere").mkdir()
-    unknown = subprocess.run(
-        [*command, "--snapshots", "elsewhere"],
-        cwd=tmp_path,
+def rejudge(folder: Path, labels: dict[str, Any], *options: str) -> subprocess.CompletedProcess[str]:
+    """The batch command docs/audit.md gives, run in `folder` on `labels` and agentation's snapshot."""
+    (folder / "labels.json").write_text(json.dumps(labels))
+    (folder / "snapshots").mkdir(exist_ok=True)
+    shutil.copy(HELD_OUT / "agentation.json", folder / "snapshots")
+    return subprocess.run(
+        [sys.executable, "-m", "tests.instruments.audit.rejudging", "labels.json", *options],
+        cwd=folder,
         env={"PYTHONPATH": str(Path.cwd())},
         capture_output=True,
         text=True,
     )
+
+
+def test_a_batch_of_labels_is_measured_by_check_with_its_disagreements(tmp_path: Path) -> None:
+    """The command docs/audit.md gives for measuring a new batch against its snapshots."""
+    labels = {"agentation": all_labels()["agentation"]}
+    labels["agentation"]["agentation_list_sessions"]["namespaced"] = "fail"  # a known pass, relabelled
+    measured = rejudge(tmp_path, labels, "--snapshots", "snapshots", "--disagreements")
+    assert measured.returncode == 0, measured.stderr
+    shown = measured.stdout.splitlines()
+    namespaced = next(line for line in shown if line.startswith("namespaced"))
+    assert namespaced.split()[1:] == ["100.0%", "right", "(0/0)", "0.0%", "found", "(0/1)"]
+    assert "missed        agentation/agentation_list_sessions/namespaced" in shown
+    (tmp_path / "elsewhere").mkdir()
+    unknown = rejudge(tmp_path, labels, "--snapshots", "elsewhere")
     assert unknown.returncode == 1
     assert unknown.stderr.strip() == "No snapshot for agentation: give its folder with --snapshots."
 
@@ -82,23 +82,14 @@ def test_a_batch_is_split_into_the_calls_its_reader_was_sure_of_and_the_close_on
     labels = {"agentation": all_labels()["agentation"]}
     labels["agentation"]["agentation_list_sessions"]["namespaced"] = "fail"
     labels["agentation"]["agentation_get_session"]["namespaced"] = "fail"
-    (tmp_path / "labels.json").write_text(json.dumps(labels))
     (tmp_path / "reasons.md").write_text(
         "## Batch Z (agentation) - a labeller\n"
         "agentation/agentation_list_sessions/namespaced: close fail - a product prefix, or a verb?\n"
         "agentation/agentation_get_session/namespaced: fail - no prefix\n"
     )
-    (tmp_path / "snapshots").mkdir()
-    shutil.copy(HELD_OUT / "agentation.json", tmp_path / "snapshots")
-    command = [sys.executable, "-m", "tests.instruments.audit.rejudging", "labels.json"]
-    shown = subprocess.run(
-        [*command, "--snapshots", "snapshots", "--reasons", "reasons.md"],
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(Path.cwd())},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    measured = rejudge(tmp_path, labels, "--snapshots", "snapshots", "--reasons", "reasons.md")
+    assert measured.returncode == 0, measured.stderr
+    shown = measured.stdout.splitlines()
     whole = agreement(
         labels, verdicts({"agentation": json.loads((HELD_OUT / "agentation.json").read_text())})
     )
